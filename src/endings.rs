@@ -1,0 +1,120 @@
+//! Which line endings a whole file uses (`stats.line_endings`), found while it streams by.
+
+use memchr::{memchr, memchr_iter};
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LineEndings {
+    Lf,
+    Crlf,
+    Mixed,
+    None,
+}
+
+impl LineEndings {
+    pub fn name(self) -> &'static str {
+        match self {
+            LineEndings::Lf => "lf",
+            LineEndings::Crlf => "crlf",
+            LineEndings::Mixed => "mixed",
+            LineEndings::None => "none",
+        }
+    }
+}
+
+/// Watches consecutive pieces of a stream. A lone `\r` is not a line end.
+#[derive(Debug, Default, Clone)]
+pub struct EndingsScan {
+    crlf: bool,
+    bare_lf: bool,
+    prev_cr: bool,
+}
+
+impl EndingsScan {
+    pub fn scan(&mut self, bytes: &[u8]) {
+        let Some(&last) = bytes.last() else { return };
+        if !(self.crlf && self.bare_lf) {
+            // Most files have no '\r' at all: one fast search settles the piece. Only
+            // pieces with a '\r', or files already known to use CRLF, need each '\n'.
+            if self.crlf || self.prev_cr || memchr(b'\r', bytes).is_some() {
+                for at in memchr_iter(b'\n', bytes) {
+                    let after_cr = if at == 0 { self.prev_cr } else { bytes[at - 1] == b'\r' };
+                    if after_cr {
+                        self.crlf = true;
+                    } else {
+                        self.bare_lf = true;
+                    }
+                    if self.crlf && self.bare_lf {
+                        break;
+                    }
+                }
+            } else if !self.bare_lf {
+                self.bare_lf = memchr(b'\n', bytes).is_some();
+            }
+        }
+        self.prev_cr = last == b'\r';
+    }
+
+    pub fn result(&self) -> LineEndings {
+        match (self.crlf, self.bare_lf) {
+            (true, true) => LineEndings::Mixed,
+            (true, false) => LineEndings::Crlf,
+            (false, true) => LineEndings::Lf,
+            (false, false) => LineEndings::None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn naive(bytes: &[u8]) -> LineEndings {
+        let mut crlf = false;
+        let mut lf = false;
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' {
+                if i > 0 && bytes[i - 1] == b'\r' {
+                    crlf = true;
+                } else {
+                    lf = true;
+                }
+            }
+        }
+        EndingsScan { crlf, bare_lf: lf, prev_cr: false }.result()
+    }
+
+    fn scan_in_pieces(bytes: &[u8], pieces: &[usize]) -> LineEndings {
+        let mut scan = EndingsScan::default();
+        let mut rest = bytes;
+        for &p in pieces {
+            let p = p.min(rest.len());
+            scan.scan(&rest[..p]);
+            rest = &rest[p..];
+        }
+        scan.scan(rest);
+        scan.result()
+    }
+
+    #[test]
+    fn names_each_kind() {
+        assert_eq!(scan_in_pieces(b"a\nb\n", &[]), LineEndings::Lf);
+        assert_eq!(scan_in_pieces(b"a\r\nb\r\n", &[2]), LineEndings::Crlf);
+        assert_eq!(scan_in_pieces(b"a\r\nb\n", &[]), LineEndings::Mixed);
+        assert_eq!(scan_in_pieces(b"abc", &[]), LineEndings::None);
+        assert_eq!(scan_in_pieces(b"a\rb\rc", &[]), LineEndings::None);
+        assert_eq!(scan_in_pieces(b"a\rb\nc\n", &[]), LineEndings::Lf);
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_a_byte_by_byte_scan(
+            bytes in proptest::collection::vec(prop_oneof![Just(b'\r'), Just(b'\n'), Just(b'x')], 0..40),
+            pieces in proptest::collection::vec(0usize..6, 0..8),
+        ) {
+            prop_assert_eq!(scan_in_pieces(&bytes, &pieces), naive(&bytes));
+        }
+    }
+}

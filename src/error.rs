@@ -1,0 +1,225 @@
+//! The error codes and exit codes of SPEC §9, and the error value every stage returns.
+
+use serde::Serialize;
+
+/// One row of the exit-code table. The names are the ones printed and serialised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    Internal,
+    InvalidParam,
+    NotFound,
+    AccessDenied,
+    PermissionDenied,
+    NotFile,
+    BinaryFile,
+    SizeLimitExceeded,
+    IoError,
+}
+
+impl ErrorCode {
+    /// Every code, in exit-code order (for tests and documentation).
+    pub const ALL: [ErrorCode; 9] = [
+        ErrorCode::Internal,
+        ErrorCode::InvalidParam,
+        ErrorCode::NotFound,
+        ErrorCode::AccessDenied,
+        ErrorCode::PermissionDenied,
+        ErrorCode::NotFile,
+        ErrorCode::BinaryFile,
+        ErrorCode::SizeLimitExceeded,
+        ErrorCode::IoError,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorCode::Internal => "INTERNAL",
+            ErrorCode::InvalidParam => "INVALID_PARAM",
+            ErrorCode::NotFound => "NOT_FOUND",
+            ErrorCode::AccessDenied => "ACCESS_DENIED",
+            ErrorCode::PermissionDenied => "PERMISSION_DENIED",
+            ErrorCode::NotFile => "NOT_FILE",
+            ErrorCode::BinaryFile => "BINARY_FILE",
+            ErrorCode::SizeLimitExceeded => "SIZE_LIMIT_EXCEEDED",
+            ErrorCode::IoError => "IO_ERROR",
+        }
+    }
+
+    pub fn exit_code(self) -> u8 {
+        match self {
+            ErrorCode::Internal => 1,
+            ErrorCode::InvalidParam => 2,
+            ErrorCode::NotFound => 3,
+            ErrorCode::AccessDenied => 4,
+            ErrorCode::PermissionDenied => 5,
+            ErrorCode::NotFile => 6,
+            ErrorCode::BinaryFile => 7,
+            ErrorCode::SizeLimitExceeded => 8,
+            ErrorCode::IoError => 9,
+        }
+    }
+}
+
+/// The evidence behind a binary verdict (SPEC §11), serialised as `error.detail`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum BinaryEvidence {
+    /// A NUL byte at this 0-based offset of the first 8 KiB.
+    NulByte { offset: u64 },
+    /// This fraction (0.42, not 42) of the first 8 KiB are control bytes.
+    ControlRatio { ratio: f64 },
+    /// A known binary extension whose start is not valid text.
+    Extension,
+}
+
+/// A failure of one answer: its code, a message that names the path and the reason,
+/// and for NOT_FOUND the "did you mean" candidates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Error {
+    pub code: ErrorCode,
+    pub message: String,
+    pub suggestions: Vec<String>,
+    pub detail: Option<BinaryEvidence>,
+}
+
+impl Error {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Error {
+        Error {
+            code,
+            message: message.into(),
+            suggestions: Vec::new(),
+            detail: None,
+        }
+    }
+
+    pub fn invalid_param(message: impl Into<String>) -> Error {
+        Error::new(ErrorCode::InvalidParam, message)
+    }
+
+    pub fn internal(message: impl Into<String>) -> Error {
+        Error::new(ErrorCode::Internal, message)
+    }
+
+    pub fn not_found(path: &str) -> Error {
+        Error::new(
+            ErrorCode::NotFound,
+            format!("File '{path}' does not exist."),
+        )
+    }
+
+    pub fn outside_root(path: &str) -> Error {
+        Error::new(
+            ErrorCode::AccessDenied,
+            format!("Access denied: '{path}' is outside the workspace root."),
+        )
+    }
+
+    pub fn link_outside_root(link: &str) -> Error {
+        Error::new(
+            ErrorCode::AccessDenied,
+            format!("Access denied: '{link}' is a symlink that leads outside the workspace root."),
+        )
+    }
+
+    pub fn binary(path: &str, evidence: BinaryEvidence) -> Error {
+        let why = match &evidence {
+            BinaryEvidence::NulByte { offset } => format!("NUL byte at offset {offset}"),
+            BinaryEvidence::ControlRatio { ratio } => format!(
+                "{:.0}% control bytes in the first 8 KiB",
+                ratio * 100.0
+            ),
+            BinaryEvidence::Extension => "binary file extension and its start is not text".into(),
+        };
+        Error {
+            detail: Some(evidence),
+            ..Error::new(
+                ErrorCode::BinaryFile,
+                format!("File '{path}' appears to be binary ({why})."),
+            )
+        }
+    }
+
+    /// An I/O error while reading `path`: the OS's refusals are PERMISSION_DENIED,
+    /// anything else that fails once reading has begun is IO_ERROR.
+    pub fn read_failed(path: &str, err: &std::io::Error) -> Error {
+        if err.kind() == std::io::ErrorKind::PermissionDenied {
+            return Error::permission_denied(path);
+        }
+        Error::new(
+            ErrorCode::IoError,
+            format!("Reading '{path}' failed: {}.", os_reason(err)),
+        )
+    }
+
+    pub fn permission_denied(path: &str) -> Error {
+        Error::new(
+            ErrorCode::PermissionDenied,
+            format!("Permission denied: the operating system refused to read '{path}'."),
+        )
+    }
+
+    pub fn with_suggestions(mut self, suggestions: Vec<String>) -> Error {
+        self.suggestions = suggestions;
+        self
+    }
+
+    pub fn exit_code(&self) -> u8 {
+        self.code.exit_code()
+    }
+}
+
+/// The OS's words for an I/O error, without the "(os error N)" tail and without any path.
+pub fn os_reason(err: &std::io::Error) -> String {
+    let text = err.to_string();
+    text.split(" (os error").next().unwrap_or("").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_follow_the_spec_table() {
+        let table: Vec<(&str, u8)> = ErrorCode::ALL
+            .iter()
+            .map(|c| (c.name(), c.exit_code()))
+            .collect();
+        assert_eq!(
+            table,
+            vec![
+                ("INTERNAL", 1),
+                ("INVALID_PARAM", 2),
+                ("NOT_FOUND", 3),
+                ("ACCESS_DENIED", 4),
+                ("PERMISSION_DENIED", 5),
+                ("NOT_FILE", 6),
+                ("BINARY_FILE", 7),
+                ("SIZE_LIMIT_EXCEEDED", 8),
+                ("IO_ERROR", 9),
+            ]
+        );
+    }
+
+    #[test]
+    fn binary_messages_say_the_evidence_in_words() {
+        let e = Error::binary("a.dat", BinaryEvidence::NulByte { offset: 1234 });
+        assert_eq!(
+            e.message,
+            "File 'a.dat' appears to be binary (NUL byte at offset 1234)."
+        );
+        let e = Error::binary("b", BinaryEvidence::ControlRatio { ratio: 0.42 });
+        assert_eq!(
+            e.message,
+            "File 'b' appears to be binary (42% control bytes in the first 8 KiB)."
+        );
+        assert_eq!(
+            serde_json::to_string(&e.detail).unwrap(),
+            r#"{"reason":"control_ratio","ratio":0.42}"#
+        );
+    }
+
+    #[test]
+    fn os_reasons_carry_no_error_number() {
+        let err = std::io::Error::from_raw_os_error(5);
+        assert_eq!(os_reason(&err), "Input/output error");
+    }
+}

@@ -1,0 +1,361 @@
+//! One line's text, fed in pieces: skip to `--start-char`, keep `--max-line-chars`
+//! characters, count the rest; invalid UTF-8 becomes U+FFFD as `from_utf8_lossy` would.
+//!
+//! The cutter never holds more of a line than the part it shows: a 100 MB line costs
+//! a character count, not 100 MB of memory.
+
+/// What a line turned out to be once all its pieces were fed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LineFacts {
+    /// Characters before the shown part (`--start-char` - 1, or fewer if the line is short).
+    pub skipped: u64,
+    /// Characters shown.
+    pub shown: u64,
+    /// Characters after the cut (the cut marker's count).
+    pub dropped: u64,
+    /// A U+FFFD was written into the shown part.
+    pub replaced: bool,
+}
+
+impl LineFacts {
+    /// The line's length in characters (a CRLF's `\r` excluded, as the reader strips it).
+    pub fn total(&self) -> u64 {
+        self.skipped + self.shown + self.dropped
+    }
+
+    pub fn is_cut(&self) -> bool {
+        self.dropped > 0
+    }
+}
+
+/// Streams one line's bytes into `out`, cutting and counting on the way.
+#[derive(Debug)]
+pub struct LineCutter {
+    to_skip: u64,
+    to_keep: u64,
+    facts: LineFacts,
+    /// The start of a multi-byte character split across two pieces.
+    carry: [u8; 4],
+    carry_len: usize,
+}
+
+const REPLACEMENT: &str = "\u{FFFD}";
+
+impl LineCutter {
+    /// `skip` characters are passed over, then at most `keep` are written.
+    pub fn new(skip: u64, keep: u64) -> LineCutter {
+        LineCutter {
+            to_skip: skip,
+            to_keep: keep,
+            facts: LineFacts::default(),
+            carry: [0; 4],
+            carry_len: 0,
+        }
+    }
+
+    /// Feeds the next piece of the line (no line terminator in it).
+    pub fn feed(&mut self, mut bytes: &[u8], out: &mut Vec<u8>) {
+        if self.carry_len > 0 {
+            bytes = self.complete_carry(bytes, out);
+        }
+        if bytes.is_empty() {
+            return;
+        }
+        if self.to_skip == 0 && self.to_keep == 0 {
+            // Past the cut only the count matters: validate and count at SIMD speed,
+            // and fall back to exact lossy decoding only for pieces with invalid bytes.
+            let (body, tail) = split_incomplete_tail(bytes);
+            if simdutf8::basic::from_utf8(body).is_ok() {
+                self.facts.dropped += bytecount::num_chars(body) as u64;
+                self.stash(tail);
+                return;
+            }
+        }
+        let mut chunks = bytes.utf8_chunks().peekable();
+        while let Some(chunk) = chunks.next() {
+            self.emit_str(chunk.valid(), out);
+            let invalid = chunk.invalid();
+            if invalid.is_empty() {
+                continue;
+            }
+            if chunks.peek().is_none() && is_incomplete(invalid) {
+                self.stash(invalid);
+            } else {
+                self.emit_replacement(out);
+            }
+        }
+    }
+
+    /// Ends the line: a character left incomplete is invalid.
+    pub fn finish(mut self, out: &mut Vec<u8>) -> LineFacts {
+        if self.carry_len > 0 {
+            let carry = self.carry;
+            let len = self.carry_len;
+            self.carry_len = 0;
+            for chunk in carry[..len].utf8_chunks() {
+                self.emit_str(chunk.valid(), out);
+                if !chunk.invalid().is_empty() {
+                    self.emit_replacement(out);
+                }
+            }
+        }
+        self.facts
+    }
+
+    fn stash(&mut self, bytes: &[u8]) {
+        self.carry[..bytes.len()].copy_from_slice(bytes);
+        self.carry_len = bytes.len();
+    }
+
+    /// Joins the carried bytes with the start of `bytes`; returns what is left of `bytes`.
+    fn complete_carry<'a>(&mut self, mut bytes: &'a [u8], out: &mut Vec<u8>) -> &'a [u8] {
+        while self.carry_len > 0 && !bytes.is_empty() {
+            let held = self.carry_len;
+            let take = (4 - held).min(bytes.len());
+            let mut joined = [0u8; 8];
+            joined[..held].copy_from_slice(&self.carry[..held]);
+            joined[held..held + take].copy_from_slice(&bytes[..take]);
+            match first_unit(&joined[..held + take]) {
+                Unit::Char(len) => {
+                    let text = std::str::from_utf8(&joined[..len]).unwrap_or(REPLACEMENT);
+                    self.emit_str(text, out);
+                    self.carry_len = 0;
+                    bytes = &bytes[len - held..];
+                }
+                Unit::Invalid(len) => {
+                    self.emit_replacement(out);
+                    if len >= held {
+                        self.carry_len = 0;
+                        bytes = &bytes[len - held..];
+                    } else {
+                        self.carry.copy_within(len..held, 0);
+                        self.carry_len = held - len;
+                    }
+                }
+                Unit::Incomplete => {
+                    self.stash(&joined[..held + take]);
+                    bytes = &bytes[take..];
+                }
+            }
+        }
+        bytes
+    }
+
+    fn emit_str(&mut self, mut text: &str, out: &mut Vec<u8>) {
+        if text.is_empty() {
+            return;
+        }
+        if self.to_skip > 0 {
+            match nth_char_offset(text, self.to_skip) {
+                Some(at) => {
+                    self.facts.skipped += self.to_skip;
+                    self.to_skip = 0;
+                    text = &text[at..];
+                }
+                None => {
+                    let n = char_count(text);
+                    self.facts.skipped += n;
+                    self.to_skip -= n;
+                    return;
+                }
+            }
+        }
+        if self.to_keep > 0 {
+            match nth_char_offset(text, self.to_keep) {
+                Some(at) => {
+                    out.extend_from_slice(&text.as_bytes()[..at]);
+                    self.facts.shown += self.to_keep;
+                    self.to_keep = 0;
+                    text = &text[at..];
+                }
+                None => {
+                    let n = char_count(text);
+                    out.extend_from_slice(text.as_bytes());
+                    self.facts.shown += n;
+                    self.to_keep -= n;
+                    return;
+                }
+            }
+        }
+        self.facts.dropped += char_count(text);
+    }
+
+    fn emit_replacement(&mut self, out: &mut Vec<u8>) {
+        if self.to_skip == 0 && self.to_keep > 0 {
+            self.facts.replaced = true;
+        }
+        self.emit_str(REPLACEMENT, out);
+    }
+}
+
+fn char_count(text: &str) -> u64 {
+    bytecount::num_chars(text.as_bytes()) as u64
+}
+
+/// The byte offset of character `n` (0-based), or None when `text` has at most `n` characters.
+fn nth_char_offset(text: &str, n: u64) -> Option<usize> {
+    if (text.len() as u64) <= n {
+        // Every character takes at least a byte: no n-th character here.
+        return None;
+    }
+    text.char_indices().nth(n as usize).map(|(at, _)| at)
+}
+
+/// Splits off a trailing character that the next piece may complete (at most 3 bytes).
+fn split_incomplete_tail(bytes: &[u8]) -> (&[u8], &[u8]) {
+    let from = bytes.len().saturating_sub(3);
+    for at in (from..bytes.len()).rev() {
+        let b = bytes[at];
+        if b & 0xC0 == 0x80 {
+            continue; // a continuation byte: keep looking for its lead
+        }
+        let width = match b {
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            _ => 1,
+        };
+        if bytes.len() - at < width {
+            return bytes.split_at(at);
+        }
+        break;
+    }
+    (bytes, &[])
+}
+
+/// Whether `invalid` (as reported by `utf8_chunks` at the end of a piece) is the valid
+/// beginning of a character that the next piece may complete.
+fn is_incomplete(invalid: &[u8]) -> bool {
+    matches!(std::str::from_utf8(invalid), Err(e) if e.error_len().is_none())
+}
+
+enum Unit {
+    /// A whole character of this many bytes.
+    Char(usize),
+    /// An invalid sequence of this many bytes: one U+FFFD.
+    Invalid(usize),
+    /// The valid start of a character; more bytes are needed.
+    Incomplete,
+}
+
+fn first_unit(bytes: &[u8]) -> Unit {
+    let valid = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) if e.valid_up_to() > 0 => {
+            std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default()
+        }
+        Err(e) => {
+            return match e.error_len() {
+                Some(len) => Unit::Invalid(len),
+                None => Unit::Incomplete,
+            };
+        }
+    };
+    match valid.chars().next() {
+        Some(c) => Unit::Char(c.len_utf8()),
+        None => Unit::Invalid(1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Feeds `line` in pieces of the given sizes and returns the shown text and facts.
+    fn cut(line: &[u8], skip: u64, keep: u64, pieces: &[usize]) -> (String, LineFacts) {
+        let mut cutter = LineCutter::new(skip, keep);
+        let mut out = Vec::new();
+        let mut rest = line;
+        for &size in pieces {
+            let size = size.min(rest.len());
+            cutter.feed(&rest[..size], &mut out);
+            rest = &rest[size..];
+        }
+        cutter.feed(rest, &mut out);
+        let facts = cutter.finish(&mut out);
+        (String::from_utf8(out).expect("cutter output is UTF-8"), facts)
+    }
+
+    /// The reference: decode the whole line, then slice characters.
+    fn naive(line: &[u8], skip: u64, keep: u64) -> (String, u64, u64, bool) {
+        let text = String::from_utf8_lossy(line);
+        let chars: Vec<char> = text.chars().collect();
+        let from = (skip as usize).min(chars.len());
+        let to = (from + keep as usize).min(chars.len());
+        let shown: String = chars[from..to].iter().collect();
+        let replaced = shown.contains('\u{FFFD}') && !line_has_literal_fffd(line);
+        (shown, chars.len() as u64, (chars.len() - to) as u64, replaced)
+    }
+
+    fn line_has_literal_fffd(line: &[u8]) -> bool {
+        line.windows(3).any(|w| w == "\u{FFFD}".as_bytes())
+    }
+
+    #[test]
+    fn keeps_exactly_n_characters_and_counts_the_rest() {
+        let (shown, facts) = cut("héllo wörld".as_bytes(), 0, 5, &[]);
+        assert_eq!(shown, "héllo");
+        assert_eq!((facts.shown, facts.dropped, facts.total()), (5, 6, 11));
+        assert!(facts.is_cut());
+    }
+
+    #[test]
+    fn a_character_split_across_pieces_is_whole() {
+        let line = "a€b".as_bytes(); // € is 3 bytes
+        for split in 1..line.len() {
+            let (shown, facts) = cut(line, 0, 10, &[split]);
+            assert_eq!(shown, "a€b", "split at {split}");
+            assert!(!facts.replaced);
+        }
+    }
+
+    #[test]
+    fn invalid_bytes_become_one_replacement_each_maximal_subpart() {
+        let line = b"a\xE2\x82b\xFFc\xF0\x9F";
+        let (shown, facts) = cut(line, 0, 100, &[2]);
+        assert_eq!(shown, String::from_utf8_lossy(line));
+        assert!(facts.replaced);
+    }
+
+    #[test]
+    fn invalid_bytes_after_the_cut_do_not_count_as_shown() {
+        let (shown, facts) = cut(b"abc\xFF\xFEdef", 0, 3, &[]);
+        assert_eq!(shown, "abc");
+        assert!(!facts.replaced);
+        assert_eq!(facts.dropped, 5);
+    }
+
+    #[test]
+    fn skip_passes_over_characters_before_the_shown_part() {
+        let (shown, facts) = cut("0123456789".as_bytes(), 4, 3, &[2, 3]);
+        assert_eq!(shown, "456");
+        assert_eq!((facts.skipped, facts.shown, facts.dropped), (4, 3, 3));
+    }
+
+    proptest! {
+        #[test]
+        fn matches_lossy_decoding_of_the_whole_line(
+            line in proptest::collection::vec(
+                prop_oneof![
+                    Just(b'a'), Just(0xC3u8), Just(0xA9u8), Just(0xE2u8), Just(0x82u8),
+                    Just(0xACu8), Just(0xF0u8), Just(0x9Fu8), Just(0x98u8), Just(0x80u8),
+                    Just(0xFFu8), any::<u8>()
+                ],
+                0..64,
+            ),
+            skip in 0u64..20,
+            keep in 0u64..40,
+            pieces in proptest::collection::vec(0usize..8, 0..10),
+        ) {
+            let (shown, facts) = cut(&line, skip, keep, &pieces);
+            let (want, total, dropped, replaced) = naive(&line, skip, keep);
+            prop_assert_eq!(shown, want);
+            prop_assert_eq!(facts.total(), total);
+            prop_assert_eq!(facts.dropped, dropped);
+            if !line_has_literal_fffd(&line) {
+                prop_assert_eq!(facts.replaced, replaced);
+            }
+        }
+    }
+}

@@ -1,0 +1,733 @@
+//! The streaming window reader (SPEC §3, §4): skip the lines before the window by
+//! counting newlines, render the window's lines, count the lines after it.
+//!
+//! It is pure over any `Read` and uses one fixed buffer, so memory stays flat whatever
+//! the input: lines outside the window are never decoded, and a shown line is held
+//! only up to its cut.
+
+use std::collections::VecDeque;
+use std::io::{self, Read};
+
+use memchr::{memchr, memchr_iter};
+
+use crate::endings::{EndingsScan, LineEndings};
+use crate::line::{LineCutter, LineFacts};
+use crate::numbers::NumberStyle;
+
+/// Size of the one read buffer: large enough that a read() costs little per byte,
+/// small enough to stay in L2 cache while it is counted.
+pub const BUFFER_SIZE: usize = 256 * 1024;
+
+/// Where the window begins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    /// At this 1-based line.
+    Line(u64),
+    /// The last this many lines.
+    Tail(u64),
+}
+
+/// What to show, already validated (see `request`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowSpec {
+    pub start: Start,
+    pub limit: u64,
+    /// 1-based character of the first line where the shown part begins.
+    pub start_char: u64,
+    pub max_line_chars: u64,
+    pub max_bytes: u64,
+    pub numbers: NumberStyle,
+}
+
+/// Why lines remain after the window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TruncatedBy {
+    Limit,
+    Bytes,
+}
+
+impl TruncatedBy {
+    pub fn name(self) -> &'static str {
+        match self {
+            TruncatedBy::Limit => "limit",
+            TruncatedBy::Bytes => "bytes",
+        }
+    }
+}
+
+/// One line of the window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShownLine {
+    pub number: u64,
+    /// Characters before the shown part (only the first line, with `--start-char`).
+    pub facts: LineFacts,
+}
+
+/// The first cut line, for the footer and `data.next_start_char`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cut {
+    pub line: u64,
+    /// The absolute character position where the shown part ends.
+    pub shown_to: u64,
+    /// The line's length in characters.
+    pub total: u64,
+}
+
+/// The answer of the reader for one input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Window {
+    /// The rendered lines: prefixes, text, cut markers, each ending with `\n`.
+    pub content: Vec<u8>,
+    pub lines: Vec<ShownLine>,
+    /// First line of the window (also when no line is shown).
+    pub start_line: u64,
+    pub total_lines: u64,
+    pub truncated_by: Option<TruncatedBy>,
+    /// With `--tail`: lines of the tail left out to keep within `--max-bytes`.
+    pub tail_dropped: u64,
+    pub line_endings: LineEndings,
+}
+
+impl Window {
+    fn empty(start_line: u64) -> Window {
+        Window {
+            content: Vec::new(),
+            lines: Vec::new(),
+            start_line,
+            total_lines: 0,
+            truncated_by: None,
+            tail_dropped: 0,
+            line_endings: LineEndings::None,
+        }
+    }
+
+    pub fn lines_read(&self) -> u64 {
+        self.lines.len() as u64
+    }
+
+    pub fn end_line(&self) -> Option<u64> {
+        self.lines.last().map(|l| l.number)
+    }
+
+    pub fn truncated(&self) -> bool {
+        self.truncated_by.is_some()
+    }
+
+    pub fn next_start_line(&self) -> Option<u64> {
+        self.truncated_by?;
+        Some(self.end_line().unwrap_or(self.start_line - 1) + 1)
+    }
+
+    /// Characters of file text shown, each line's `\n` included.
+    pub fn chars_read(&self) -> u64 {
+        self.lines.iter().map(|l| l.facts.shown + 1).sum()
+    }
+
+    pub fn lines_cut(&self) -> u64 {
+        self.lines.iter().filter(|l| l.facts.is_cut()).count() as u64
+    }
+
+    /// Some shown text was replaced by U+FFFD.
+    pub fn replaced(&self) -> bool {
+        self.lines.iter().any(|l| l.facts.replaced)
+    }
+
+    pub fn first_cut(&self) -> Option<Cut> {
+        self.lines.iter().find(|l| l.facts.is_cut()).map(|l| Cut {
+            line: l.number,
+            shown_to: l.facts.skipped + l.facts.shown,
+            total: l.facts.total(),
+        })
+    }
+}
+
+/// Why the reader could not produce a window.
+#[derive(Debug)]
+pub enum WindowError {
+    Io(io::Error),
+    StartLinePastEnd {
+        start_line: u64,
+        total_lines: u64,
+    },
+    StartCharPastEnd {
+        line: u64,
+        start_char: u64,
+        chars: u64,
+    },
+}
+
+impl From<io::Error> for WindowError {
+    fn from(err: io::Error) -> WindowError {
+        WindowError::Io(err)
+    }
+}
+
+/// Reads the window `spec` asks for from `input`.
+pub fn read_window<R: Read>(input: R, spec: &WindowSpec) -> Result<Window, WindowError> {
+    let mut source = LineSource::new(input);
+    match spec.start {
+        Start::Line(start) => forward(&mut source, start, spec),
+        Start::Tail(n) => tail_by_streaming(&mut source, n, spec),
+    }
+}
+
+/// `--tail` when the caller already knows the byte offset (relative to `input`) where the
+/// last `n` lines begin: the lines before are only counted.
+pub fn read_tail_from<R: Read>(
+    input: R,
+    offset: u64,
+    n: u64,
+    spec: &WindowSpec,
+) -> Result<Window, WindowError> {
+    let mut source = LineSource::new(input);
+    let before = source.skip_to(offset)?;
+    let mut shown = Vec::new();
+    let mut renderer = Renderer::new(spec);
+    let mut number = before + 1;
+    while (shown.len() as u64) < n && source.has_more()? {
+        let (text, facts) = renderer.render(&mut source, number, 0)?;
+        shown.push((text.to_vec(), ShownLine { number, facts }));
+        number += 1;
+    }
+    let rest = source.count_rest()?;
+    let total = number - 1 + rest;
+    Ok(fit_tail(shown.into(), total, spec, source.endings.result()))
+}
+
+fn forward<R: Read>(
+    source: &mut LineSource<R>,
+    start: u64,
+    spec: &WindowSpec,
+) -> Result<Window, WindowError> {
+    let skipped = source.skip_lines(start - 1)?;
+    if skipped < start - 1 || !source.has_more()? {
+        let total = skipped + u64::from(source.ends_inside_a_line());
+        if start == 1 && total == 0 {
+            let mut window = Window::empty(1);
+            window.line_endings = source.endings.result();
+            return Ok(window);
+        }
+        return Err(WindowError::StartLinePastEnd {
+            start_line: start,
+            total_lines: total,
+        });
+    }
+
+    let mut window = Window::empty(start);
+    let mut renderer = Renderer::new(spec);
+    let mut rejected = false;
+    while window.lines_read() < spec.limit && source.has_more()? {
+        let number = start + window.lines_read();
+        let skip = if number == start { spec.start_char - 1 } else { 0 };
+        let (text, facts) = renderer.render(source, number, skip)?;
+        if skip > 0 && facts.total() < spec.start_char {
+            return Err(WindowError::StartCharPastEnd {
+                line: number,
+                start_char: spec.start_char,
+                chars: facts.total(),
+            });
+        }
+        // The budget may stop the window before a line, never before the first one.
+        if !window.lines.is_empty() && window.content.len() + text.len() > budget(spec) {
+            rejected = true;
+            break;
+        }
+        window.content.extend_from_slice(text);
+        window.lines.push(ShownLine { number, facts });
+    }
+    let after = source.count_rest()? + u64::from(rejected);
+    window.total_lines = start - 1 + window.lines_read() + after;
+    window.truncated_by = match (after, rejected) {
+        (0, _) => None,
+        (_, true) => Some(TruncatedBy::Bytes),
+        (_, false) => Some(TruncatedBy::Limit),
+    };
+    window.line_endings = source.endings.result();
+    Ok(window)
+}
+
+/// `--tail` on a stream that cannot be read backwards: keep the last `n` rendered lines.
+fn tail_by_streaming<R: Read>(
+    source: &mut LineSource<R>,
+    n: u64,
+    spec: &WindowSpec,
+) -> Result<Window, WindowError> {
+    let mut ring: VecDeque<(Vec<u8>, ShownLine)> = VecDeque::new();
+    let mut renderer = Renderer::new(spec);
+    let mut number = 1;
+    while source.has_more()? {
+        let (text, facts) = renderer.render(source, number, 0)?;
+        let mut slot = if ring.len() as u64 >= n {
+            ring.pop_front().map(|(buf, _)| buf).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        slot.clear();
+        slot.extend_from_slice(text);
+        ring.push_back((slot, ShownLine { number, facts }));
+        number += 1;
+    }
+    Ok(fit_tail(ring, number - 1, spec, source.endings.result()))
+}
+
+/// Assembles a tail window, leaving out its oldest lines while it exceeds the budget.
+fn fit_tail(
+    mut lines: VecDeque<(Vec<u8>, ShownLine)>,
+    total: u64,
+    spec: &WindowSpec,
+    line_endings: LineEndings,
+) -> Window {
+    let mut size: usize = lines.iter().map(|(text, _)| text.len()).sum();
+    let mut dropped = 0;
+    while lines.len() > 1 && size > budget(spec) {
+        if let Some((text, _)) = lines.pop_front() {
+            size -= text.len();
+            dropped += 1;
+        }
+    }
+    let start_line = lines.front().map_or(total.max(1), |(_, l)| l.number);
+    let mut window = Window::empty(start_line);
+    window.content.reserve(size);
+    for (text, line) in lines {
+        window.content.extend_from_slice(&text);
+        window.lines.push(line);
+    }
+    window.total_lines = total;
+    window.tail_dropped = dropped;
+    window.line_endings = line_endings;
+    window
+}
+
+fn budget(spec: &WindowSpec) -> usize {
+    usize::try_from(spec.max_bytes).unwrap_or(usize::MAX)
+}
+
+/// Renders one line at a time into a reused buffer: prefix, text, cut marker, `\n`.
+struct Renderer {
+    numbers: NumberStyle,
+    max_line_chars: u64,
+    text: Vec<u8>,
+}
+
+impl Renderer {
+    fn new(spec: &WindowSpec) -> Renderer {
+        Renderer {
+            numbers: spec.numbers,
+            max_line_chars: spec.max_line_chars,
+            text: Vec::new(),
+        }
+    }
+
+    fn render<R: Read>(
+        &mut self,
+        source: &mut LineSource<R>,
+        number: u64,
+        skip: u64,
+    ) -> io::Result<(&[u8], LineFacts)> {
+        self.text.clear();
+        self.numbers.write_prefix(&mut self.text, number);
+        let mut cutter = LineCutter::new(skip, self.max_line_chars);
+        source.next_line(&mut cutter, &mut self.text)?;
+        let facts = cutter.finish(&mut self.text);
+        if facts.is_cut() {
+            write_cut_marker(&mut self.text, facts.dropped);
+        }
+        self.text.push(b'\n');
+        Ok((&self.text, facts))
+    }
+}
+
+/// ` … [+N chars]`: a space, the ellipsis, the count of characters left out.
+pub fn write_cut_marker(out: &mut Vec<u8>, dropped: u64) {
+    out.extend_from_slice(" … [+".as_bytes());
+    out.extend_from_slice(itoa::Buffer::new().format(dropped).as_bytes());
+    out.extend_from_slice(b" chars]");
+}
+
+/// A byte stream seen as lines, read through one fixed buffer.
+pub struct LineSource<R> {
+    input: R,
+    buf: Box<[u8]>,
+    pos: usize,
+    end: usize,
+    consumed: u64,
+    last_byte: Option<u8>,
+    endings: EndingsScan,
+}
+
+impl<R: Read> LineSource<R> {
+    pub fn new(input: R) -> LineSource<R> {
+        LineSource {
+            input,
+            buf: vec![0; BUFFER_SIZE].into_boxed_slice(),
+            pos: 0,
+            end: 0,
+            consumed: 0,
+            last_byte: None,
+            endings: EndingsScan::default(),
+        }
+    }
+
+    /// Makes sure unread bytes are buffered; false at the end of the input.
+    fn fill(&mut self) -> io::Result<bool> {
+        if self.pos < self.end {
+            return Ok(true);
+        }
+        self.pos = 0;
+        self.end = 0;
+        loop {
+            match self.input.read(&mut self.buf) {
+                Ok(0) => return Ok(false),
+                Ok(n) => {
+                    self.end = n;
+                    return Ok(true);
+                }
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+                Err(err) => return Err(err),
+            }
+        }
+    }
+
+    fn consume(&mut self, n: usize) {
+        if n == 0 {
+            return;
+        }
+        let bytes = &self.buf[self.pos..self.pos + n];
+        self.endings.scan(bytes);
+        self.last_byte = Some(bytes[n - 1]);
+        self.pos += n;
+        self.consumed += n as u64;
+    }
+
+    /// Whether another line begins here.
+    pub fn has_more(&mut self) -> io::Result<bool> {
+        self.fill()
+    }
+
+    /// At the end of the input: whether its last line has no final `\n`.
+    fn ends_inside_a_line(&self) -> bool {
+        self.last_byte.is_some_and(|b| b != b'\n')
+    }
+
+    /// Passes over `n` lines without decoding them; returns how many newlines it passed.
+    pub fn skip_lines(&mut self, n: u64) -> io::Result<u64> {
+        let mut left = n;
+        while left > 0 && self.fill()? {
+            let avail = &self.buf[self.pos..self.end];
+            let count = bytecount::count(avail, b'\n') as u64;
+            if count < left {
+                left -= count;
+                self.consume(avail.len());
+            } else {
+                let at = memchr_iter(b'\n', avail)
+                    .nth((left - 1) as usize)
+                    .unwrap_or(avail.len() - 1);
+                left = 0;
+                self.consume(at + 1);
+            }
+        }
+        Ok(n - left)
+    }
+
+    /// Passes over the bytes up to `offset`; returns how many newlines it passed.
+    pub fn skip_to(&mut self, offset: u64) -> io::Result<u64> {
+        let mut newlines = 0;
+        while self.consumed < offset && self.fill()? {
+            let want = (offset - self.consumed).min((self.end - self.pos) as u64) as usize;
+            newlines += bytecount::count(&self.buf[self.pos..self.pos + want], b'\n') as u64;
+            self.consume(want);
+        }
+        Ok(newlines)
+    }
+
+    /// Counts the lines from here to the end (a last line without `\n` included).
+    pub fn count_rest(&mut self) -> io::Result<u64> {
+        let mut lines = 0;
+        let mut any = false;
+        while self.fill()? {
+            any = true;
+            let avail = self.end - self.pos;
+            lines += bytecount::count(&self.buf[self.pos..self.end], b'\n') as u64;
+            self.consume(avail);
+        }
+        Ok(lines + u64::from(any && self.ends_inside_a_line()))
+    }
+
+    /// Feeds the next line's text to `cutter`, without its `\n` or CRLF.
+    /// A lone `\r` is text, also at the end of the input.
+    pub fn next_line(&mut self, cutter: &mut LineCutter, out: &mut Vec<u8>) -> io::Result<()> {
+        let mut pending_cr = false;
+        while self.fill()? {
+            let avail = &self.buf[self.pos..self.end];
+            match memchr(b'\n', avail) {
+                Some(at) => {
+                    let mut text = &avail[..at];
+                    if at > 0 {
+                        if pending_cr {
+                            cutter.feed(b"\r", out);
+                        }
+                        if text[at - 1] == b'\r' {
+                            text = &text[..at - 1];
+                        }
+                    }
+                    cutter.feed(text, out);
+                    self.consume(at + 1);
+                    return Ok(());
+                }
+                None => {
+                    if pending_cr {
+                        cutter.feed(b"\r", out);
+                    }
+                    let mut text = avail;
+                    pending_cr = text.last() == Some(&b'\r');
+                    if pending_cr {
+                        text = &text[..text.len() - 1];
+                    }
+                    cutter.feed(text, out);
+                    let n = avail.len();
+                    self.consume(n);
+                }
+            }
+        }
+        if pending_cr {
+            cutter.feed(b"\r", out);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Delivers its bytes in reads of the given sizes, to test every buffer boundary.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        sizes: Vec<usize>,
+        turn: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let size = if self.sizes.is_empty() {
+                buf.len()
+            } else {
+                self.sizes[self.turn % self.sizes.len()].max(1)
+            };
+            self.turn += 1;
+            let n = size.min(buf.len()).min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    fn spec(start: u64, limit: u64) -> WindowSpec {
+        WindowSpec {
+            start: Start::Line(start),
+            limit,
+            start_char: 1,
+            max_line_chars: 2000,
+            max_bytes: 51200,
+            numbers: NumberStyle::Pipe,
+        }
+    }
+
+    fn read(data: &[u8], spec: &WindowSpec) -> Window {
+        read_window(data, spec).expect("window")
+    }
+
+    fn text(window: &Window) -> String {
+        String::from_utf8(window.content.clone()).unwrap()
+    }
+
+    #[test]
+    fn counts_lines_as_the_spec_says() {
+        for (data, total) in [(&b""[..], 0), (b"a\n", 1), (b"a\nb", 2), (b"\n\n", 2), (b"a\r\nb\r\n", 2)] {
+            assert_eq!(read(data, &spec(1, 500)).total_lines, total, "{data:?}");
+        }
+    }
+
+    #[test]
+    fn every_shown_line_ends_with_a_newline_and_crlf_loses_its_cr() {
+        let w = read(b"one\r\ntwo\rx\nthree", &spec(1, 500));
+        assert_eq!(text(&w), "   1 | one\n   2 | two\rx\n   3 | three\n");
+        assert_eq!(w.line_endings, LineEndings::Mixed);
+    }
+
+    #[test]
+    fn window_in_the_middle_reports_what_remains() {
+        let data: String = (1..=10).map(|i| format!("line {i}\n")).collect();
+        let w = read(data.as_bytes(), &spec(4, 3));
+        assert_eq!(text(&w), "   4 | line 4\n   5 | line 5\n   6 | line 6\n");
+        assert_eq!(w.total_lines, 10);
+        assert_eq!(w.truncated_by, Some(TruncatedBy::Limit));
+        assert_eq!(w.next_start_line(), Some(7));
+        let w = read(data.as_bytes(), &spec(8, 3));
+        assert_eq!((w.end_line(), w.truncated_by), (Some(10), None));
+    }
+
+    #[test]
+    fn start_past_the_end_names_the_count() {
+        let err = read_window(&b"a\nb\n"[..], &spec(3, 10)).unwrap_err();
+        assert!(matches!(err, WindowError::StartLinePastEnd { start_line: 3, total_lines: 2 }));
+        let err = read_window(&b""[..], &spec(2, 10)).unwrap_err();
+        assert!(matches!(err, WindowError::StartLinePastEnd { start_line: 2, total_lines: 0 }));
+        assert_eq!(read(b"", &spec(1, 10)).lines_read(), 0);
+    }
+
+    #[test]
+    fn budget_stops_before_the_line_that_would_pass_it_but_shows_one() {
+        let data = "abcdefghij\n".repeat(10); // rendered: 7 + 10 + 1 = 18 bytes a line
+        let mut s = spec(1, 100);
+        s.max_bytes = 18 * 3 + 17;
+        let w = read(data.as_bytes(), &s);
+        assert_eq!(w.lines_read(), 3);
+        assert_eq!(w.truncated_by, Some(TruncatedBy::Bytes));
+        assert_eq!(w.next_start_line(), Some(4));
+        assert_eq!(w.total_lines, 10);
+        s.max_bytes = 1;
+        assert_eq!(read(data.as_bytes(), &s).lines_read(), 1);
+    }
+
+    #[test]
+    fn long_lines_are_cut_with_a_marker_and_the_first_cut_is_reported() {
+        let mut s = spec(1, 10);
+        s.max_line_chars = 3;
+        let w = read("ab\nhéllo\nxyz\n".as_bytes(), &s);
+        assert_eq!(text(&w), "   1 | ab\n   2 | hél … [+2 chars]\n   3 | xyz\n");
+        assert_eq!(w.lines_cut(), 1);
+        assert_eq!(w.first_cut(), Some(Cut { line: 2, shown_to: 3, total: 5 }));
+        assert_eq!(w.chars_read(), 3 + 4 + 4);
+    }
+
+    #[test]
+    fn start_char_begins_the_first_line_later() {
+        let mut s = spec(2, 2);
+        s.start_char = 3;
+        s.max_line_chars = 2;
+        let w = read(b"0123\nabcdef\nxyz\n", &s);
+        assert_eq!(text(&w), "   2 | cd … [+2 chars]\n   3 | xy … [+1 chars]\n");
+        assert_eq!(w.first_cut(), Some(Cut { line: 2, shown_to: 4, total: 6 }));
+        s.start_char = 7;
+        assert!(matches!(
+            read_window(&b"0123\nabcdef\n"[..], &s),
+            Err(WindowError::StartCharPastEnd { line: 2, start_char: 7, chars: 6 })
+        ));
+    }
+
+    #[test]
+    fn tail_keeps_true_numbers_and_fits_the_budget_from_the_front() {
+        let data: String = (1..=10).map(|i| format!("{i}\n")).collect();
+        let mut s = spec(1, 3);
+        s.start = Start::Tail(3);
+        let w = read(data.as_bytes(), &s);
+        assert_eq!(text(&w), "   8 | 8\n   9 | 9\n  10 | 10\n");
+        assert_eq!((w.start_line, w.total_lines, w.truncated_by), (8, 10, None));
+        s.max_bytes = 20;
+        let w = read(data.as_bytes(), &s);
+        assert_eq!(text(&w), "   9 | 9\n  10 | 10\n");
+        assert_eq!(w.tail_dropped, 1);
+        let offset = data.find("8\n").unwrap() as u64;
+        let fast = read_tail_from(data.as_bytes(), offset, 3, &s).unwrap();
+        assert_eq!(fast, w);
+    }
+
+    #[test]
+    fn a_line_longer_than_the_buffer_is_counted_not_held() {
+        let mut data = vec![b'x'; BUFFER_SIZE * 3 + 17];
+        data.extend_from_slice(b"\nend\n");
+        let mut s = spec(1, 10);
+        s.max_line_chars = 5;
+        let w = read(&data, &s);
+        assert_eq!(
+            text(&w),
+            format!("   1 | xxxxx … [+{} chars]\n   2 | end\n", BUFFER_SIZE * 3 + 12)
+        );
+    }
+
+    /// The reference: split the whole input into lines the simple way.
+    fn naive_lines(data: &[u8]) -> Vec<Vec<u8>> {
+        let mut lines = Vec::new();
+        let mut rest = data;
+        while !rest.is_empty() {
+            match rest.iter().position(|&b| b == b'\n') {
+                Some(at) => {
+                    let line = &rest[..at];
+                    lines.push(line.strip_suffix(b"\r").unwrap_or(line).to_vec());
+                    rest = &rest[at + 1..];
+                }
+                None => {
+                    lines.push(rest.to_vec());
+                    break;
+                }
+            }
+        }
+        lines
+    }
+
+    fn naive_window(data: &[u8], start: u64, limit: u64, max_chars: u64) -> (String, u64) {
+        let lines = naive_lines(data);
+        let mut out = String::new();
+        for (i, line) in lines.iter().enumerate().skip(start as usize - 1).take(limit as usize) {
+            let text = String::from_utf8_lossy(line);
+            let chars: Vec<char> = text.chars().collect();
+            out.push_str(&format!("{:>4} | ", i + 1));
+            out.extend(chars.iter().take(max_chars as usize));
+            if chars.len() as u64 > max_chars {
+                out.push_str(&format!(" … [+{} chars]", chars.len() as u64 - max_chars));
+            }
+            out.push('\n');
+        }
+        (out, lines.len() as u64)
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_a_naive_reader_at_every_buffer_boundary(
+            data in proptest::collection::vec(
+                prop_oneof![Just(b'\n'), Just(b'\r'), Just(b'a'), Just(0xC3u8), Just(0xA9u8), Just(0xE2u8),
+                            Just(0x82u8), Just(0xACu8), Just(0xFFu8)],
+                0..80,
+            ),
+            start in 1u64..12,
+            limit in 1u64..6,
+            max_chars in 1u64..8,
+            sizes in proptest::collection::vec(1usize..7, 0..5),
+        ) {
+            let mut s = spec(start, limit);
+            s.max_line_chars = max_chars;
+            let input = Trickle { data: &data, sizes, turn: 0 };
+            let (want, total) = naive_window(&data, start, limit, max_chars);
+            match read_window(input, &s) {
+                Ok(w) => {
+                    prop_assert_eq!(text(&w), want);
+                    prop_assert_eq!(w.total_lines, total);
+                    prop_assert_eq!(w.truncated(), start - 1 + w.lines_read() < total);
+                }
+                Err(WindowError::StartLinePastEnd { total_lines, .. }) => {
+                    prop_assert_eq!(total_lines, total);
+                    prop_assert!(start > total && !(start == 1 && total == 0));
+                }
+                Err(other) => prop_assert!(false, "unexpected {:?}", other),
+            }
+        }
+
+        #[test]
+        fn tail_agrees_with_the_last_lines_of_a_naive_reader(
+            data in proptest::collection::vec(prop_oneof![Just(b'\n'), Just(b'\r'), Just(b'a')], 0..60),
+            n in 1u64..8,
+            sizes in proptest::collection::vec(1usize..7, 0..5),
+        ) {
+            let total = naive_lines(&data).len() as u64;
+            let start = total.saturating_sub(n) + 1;
+            let (want, _) = naive_window(&data, start, n, 2000);
+            let mut s = spec(1, n);
+            s.start = Start::Tail(n);
+            let w = read_window(Trickle { data: &data, sizes, turn: 0 }, &s).unwrap();
+            prop_assert_eq!(text(&w), want);
+            prop_assert_eq!((w.total_lines, w.start_line), (total, start.max(1)));
+        }
+    }
+}
