@@ -39,7 +39,11 @@ impl EndingsScan {
             // pieces with a '\r', or files already known to use CRLF, need each '\n'.
             if self.crlf || self.prev_cr || memchr(b'\r', bytes).is_some() {
                 for at in memchr_iter(b'\n', bytes) {
-                    let after_cr = if at == 0 { self.prev_cr } else { bytes[at - 1] == b'\r' };
+                    let after_cr = if at == 0 {
+                        self.prev_cr
+                    } else {
+                        bytes[at - 1] == b'\r'
+                    };
                     if after_cr {
                         self.crlf = true;
                     } else {
@@ -83,7 +87,12 @@ mod tests {
                 }
             }
         }
-        EndingsScan { crlf, bare_lf: lf, prev_cr: false }.result()
+        EndingsScan {
+            crlf,
+            bare_lf: lf,
+            prev_cr: false,
+        }
+        .result()
     }
 
     fn scan_in_pieces(bytes: &[u8], pieces: &[usize]) -> LineEndings {

@@ -123,10 +123,9 @@ impl Error {
     pub fn binary(path: &str, evidence: BinaryEvidence) -> Error {
         let why = match &evidence {
             BinaryEvidence::NulByte { offset } => format!("NUL byte at offset {offset}"),
-            BinaryEvidence::ControlRatio { ratio } => format!(
-                "{:.0}% control bytes in the first 8 KiB",
-                ratio * 100.0
-            ),
+            BinaryEvidence::ControlRatio { ratio } => {
+                format!("{:.0}% control bytes in the first 8 KiB", ratio * 100.0)
+            }
             BinaryEvidence::Extension => "binary file extension and its start is not text".into(),
         };
         Error {

@@ -1,7 +1,222 @@
-//! agentread: print a numbered, bounded window of a file for agents, people and pipelines.
+//! agentread: print a numbered, bounded window of a file for coding agents, people and
+//! shell pipelines. Data flows one way: arguments → request → open (sandbox) → classify
+//! (sniff) → read window → outcome → render.
 
+pub mod answer;
+pub mod cli;
+pub mod decode;
+pub mod dir;
 pub mod endings;
 pub mod error;
+pub mod input;
 pub mod line;
 pub mod numbers;
+pub mod outcome;
+pub mod render;
+pub mod request;
+pub mod sandbox;
+pub mod sniff;
 pub mod window;
+
+use std::ffi::{OsStr, OsString};
+use std::io::{self, IsTerminal, Read, Write};
+
+use clap::Parser;
+use clap::error::ErrorKind;
+use serde_json::Map;
+
+use crate::cli::{Cli, Format};
+use crate::error::Error;
+use crate::outcome::Answer;
+use crate::render::{Context, Printer};
+use crate::request::{DEFAULT_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS, Request};
+use crate::sandbox::Root;
+use crate::window::{Start, WindowSpec};
+
+/// Runs agentread on `args` (the program name first) and returns the exit code.
+pub fn run(args: Vec<OsString>) -> u8 {
+    let format_hint = cli::format_hint(&args);
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                return match e.print() {
+                    Ok(()) => 0,
+                    Err(err) => write_failed(&err, 0),
+                };
+            }
+            let (message, usage) = clap_message(&e);
+            let cwd = cwd_against(None);
+            return reject(
+                Error::invalid_param(message),
+                format_hint,
+                Map::new(),
+                cwd,
+                &usage,
+            );
+        }
+    };
+    let cwd_root = cli.root.clone();
+    let request = match Request::from_cli(cli, read_stdin_to_string) {
+        Ok(request) => request,
+        Err(rejected) => {
+            let cwd = cwd_against(cwd_root.as_deref());
+            return reject(rejected.error, rejected.format, rejected.params, cwd, "");
+        }
+    };
+    serve(&request)
+}
+
+/// Answers every PATH of a valid request in turn; the exit code is the first failure's.
+fn serve(request: &Request) -> u8 {
+    let terminal = io::stdout().is_terminal();
+    let text = request.format == Format::Text;
+    let no_color = std::env::var_os("NO_COLOR");
+    let context = Context {
+        format: request.format,
+        spec: request.window,
+        hint: request.hint,
+        color: text && render::text::use_color(request.color, terminal, no_color.as_deref()),
+        terminal: text && terminal,
+        cwd: std::env::current_dir()
+            .ok()
+            .and_then(|d| request.root.relative(&d)),
+        several: request.targets.len() > 1,
+    };
+    let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let mut err = io::stderr().lock();
+    let mut printer = Printer::new(&context);
+    let mut exit = 0;
+    for target in &request.targets {
+        let answer = answer::answer(request, target);
+        if exit == 0 {
+            exit = answer.exit_code();
+        }
+        // Flushed per answer, so that stdout and stderr keep their order in text mode.
+        if let Err(e) = printer
+            .print(&mut out, &mut err, &answer)
+            .and_then(|()| out.flush())
+        {
+            return write_failed(&e, exit);
+        }
+    }
+    exit
+}
+
+/// Answers a failure that happened before any PATH could be read.
+fn reject(
+    error: Error,
+    format: Format,
+    params: Map<String, serde_json::Value>,
+    cwd: Option<String>,
+    usage: &str,
+) -> u8 {
+    let exit = error.exit_code();
+    let answer = Answer {
+        label: String::new(),
+        params_input: params,
+        time_ms: 0,
+        result: Err(error),
+    };
+    let context = Context {
+        format,
+        spec: default_spec(),
+        hint: true,
+        color: false,
+        terminal: false,
+        cwd,
+        several: false,
+    };
+    let mut out = io::stdout().lock();
+    let mut err = io::stderr().lock();
+    let written = Printer::new(&context)
+        .print(&mut out, &mut err, &answer)
+        .and_then(|()| match format {
+            Format::Text if !usage.is_empty() => err.write_all(usage.as_bytes()),
+            _ => Ok(()),
+        })
+        .and_then(|()| out.flush());
+    match written {
+        Ok(()) => exit,
+        Err(e) => write_failed(&e, exit),
+    }
+}
+
+/// The answer when agentread itself failed (a panic): INTERNAL, in the format asked for.
+pub fn internal_failure(args: &[OsString]) -> u8 {
+    let error = Error::internal("agentread failed unexpectedly; please report this as a bug.");
+    reject(error, cli::format_hint(args), Map::new(), None, "")
+}
+
+fn default_spec() -> WindowSpec {
+    WindowSpec {
+        start: Start::Line(1),
+        limit: DEFAULT_LIMIT,
+        start_char: 1,
+        max_line_chars: DEFAULT_MAX_LINE_CHARS,
+        max_bytes: DEFAULT_MAX_BYTES,
+        numbers: numbers::NumberStyle::Pipe,
+    }
+}
+
+/// `context.cwd` for an answer given before the request was valid: relative to the root
+/// the arguments name, when it can be opened.
+fn cwd_against(root_flag: Option<&OsStr>) -> Option<String> {
+    let env = std::env::var_os("AGENTREAD_ROOT").filter(|v| !v.is_empty());
+    let dir = root_flag
+        .map(OsStr::to_os_string)
+        .or(env)
+        .unwrap_or_else(|| ".".into());
+    let root = Root::open(std::path::Path::new(&dir), "root").ok()?;
+    root.relative(&std::env::current_dir().ok()?)
+}
+
+/// clap's error as one sentence, and the rest of its text (tips, usage) for stderr.
+fn clap_message(e: &clap::Error) -> (String, String) {
+    let rendered = e.render().to_string();
+    let mut paragraphs = rendered.split("\n\n");
+    let first = paragraphs.next().unwrap_or_default();
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    let mut message: String = first
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    if let Some(c) = message.get(..1) {
+        message.replace_range(..1, &c.to_uppercase());
+    }
+    if !message.ends_with('.') {
+        message.push('.');
+    }
+    let rest: Vec<&str> = paragraphs.filter(|p| !p.trim().is_empty()).collect();
+    let usage = match rest.is_empty() {
+        true => String::new(),
+        false => rest.join("\n\n").trim_end().to_string() + "\n",
+    };
+    (message, usage)
+}
+
+fn read_stdin_to_string() -> io::Result<String> {
+    let mut text = String::new();
+    io::stdin().lock().read_to_string(&mut text)?;
+    Ok(text)
+}
+
+/// A failed write: a closed pipe ends the run quietly; anything else is IO_ERROR.
+fn write_failed(err: &io::Error, exit: u8) -> u8 {
+    if err.kind() == io::ErrorKind::BrokenPipe {
+        return exit;
+    }
+    let _ = writeln!(
+        io::stderr(),
+        "agentread: IO_ERROR: Writing the output failed: {}.",
+        error::os_reason(err)
+    );
+    error::ErrorCode::IoError.exit_code()
+}

@@ -274,7 +274,10 @@ mod tests {
         }
         cutter.feed(rest, &mut out);
         let facts = cutter.finish(&mut out);
-        (String::from_utf8(out).expect("cutter output is UTF-8"), facts)
+        (
+            String::from_utf8(out).expect("cutter output is UTF-8"),
+            facts,
+        )
     }
 
     /// The reference: decode the whole line, then slice characters.
@@ -285,7 +288,12 @@ mod tests {
         let to = (from + keep as usize).min(chars.len());
         let shown: String = chars[from..to].iter().collect();
         let replaced = shown.contains('\u{FFFD}') && !line_has_literal_fffd(line);
-        (shown, chars.len() as u64, (chars.len() - to) as u64, replaced)
+        (
+            shown,
+            chars.len() as u64,
+            (chars.len() - to) as u64,
+            replaced,
+        )
     }
 
     fn line_has_literal_fffd(line: &[u8]) -> bool {

@@ -218,7 +218,11 @@ fn forward<R: Read>(
     let mut rejected = false;
     while window.lines_read() < spec.limit && source.has_more()? {
         let number = start + window.lines_read();
-        let skip = if number == start { spec.start_char - 1 } else { 0 };
+        let skip = if number == start {
+            spec.start_char - 1
+        } else {
+            0
+        };
         let (text, facts) = renderer.render(source, number, skip)?;
         if skip > 0 && facts.total() < spec.start_char {
             return Err(WindowError::StartCharPastEnd {
@@ -544,7 +548,13 @@ mod tests {
 
     #[test]
     fn counts_lines_as_the_spec_says() {
-        for (data, total) in [(&b""[..], 0), (b"a\n", 1), (b"a\nb", 2), (b"\n\n", 2), (b"a\r\nb\r\n", 2)] {
+        for (data, total) in [
+            (&b""[..], 0),
+            (b"a\n", 1),
+            (b"a\nb", 2),
+            (b"\n\n", 2),
+            (b"a\r\nb\r\n", 2),
+        ] {
             assert_eq!(read(data, &spec(1, 500)).total_lines, total, "{data:?}");
         }
     }
@@ -571,9 +581,21 @@ mod tests {
     #[test]
     fn start_past_the_end_names_the_count() {
         let err = read_window(&b"a\nb\n"[..], &spec(3, 10)).unwrap_err();
-        assert!(matches!(err, WindowError::StartLinePastEnd { start_line: 3, total_lines: 2 }));
+        assert!(matches!(
+            err,
+            WindowError::StartLinePastEnd {
+                start_line: 3,
+                total_lines: 2
+            }
+        ));
         let err = read_window(&b""[..], &spec(2, 10)).unwrap_err();
-        assert!(matches!(err, WindowError::StartLinePastEnd { start_line: 2, total_lines: 0 }));
+        assert!(matches!(
+            err,
+            WindowError::StartLinePastEnd {
+                start_line: 2,
+                total_lines: 0
+            }
+        ));
         assert_eq!(read(b"", &spec(1, 10)).lines_read(), 0);
     }
 
@@ -598,7 +620,14 @@ mod tests {
         let w = read("ab\nhéllo\nxyz\n".as_bytes(), &s);
         assert_eq!(text(&w), "   1 | ab\n   2 | hél … [+2 chars]\n   3 | xyz\n");
         assert_eq!(w.lines_cut(), 1);
-        assert_eq!(w.first_cut(), Some(Cut { line: 2, shown_to: 3, total: 5 }));
+        assert_eq!(
+            w.first_cut(),
+            Some(Cut {
+                line: 2,
+                shown_to: 3,
+                total: 5
+            })
+        );
         assert_eq!(w.chars_read(), 3 + 4 + 4);
     }
 
@@ -609,11 +638,22 @@ mod tests {
         s.max_line_chars = 2;
         let w = read(b"0123\nabcdef\nxyz\n", &s);
         assert_eq!(text(&w), "   2 | cd … [+2 chars]\n   3 | xy … [+1 chars]\n");
-        assert_eq!(w.first_cut(), Some(Cut { line: 2, shown_to: 4, total: 6 }));
+        assert_eq!(
+            w.first_cut(),
+            Some(Cut {
+                line: 2,
+                shown_to: 4,
+                total: 6
+            })
+        );
         s.start_char = 7;
         assert!(matches!(
             read_window(&b"0123\nabcdef\n"[..], &s),
-            Err(WindowError::StartCharPastEnd { line: 2, start_char: 7, chars: 6 })
+            Err(WindowError::StartCharPastEnd {
+                line: 2,
+                start_char: 7,
+                chars: 6
+            })
         ));
     }
 
@@ -643,7 +683,10 @@ mod tests {
         let w = read(&data, &s);
         assert_eq!(
             text(&w),
-            format!("   1 | xxxxx … [+{} chars]\n   2 | end\n", BUFFER_SIZE * 3 + 12)
+            format!(
+                "   1 | xxxxx … [+{} chars]\n   2 | end\n",
+                BUFFER_SIZE * 3 + 12
+            )
         );
     }
 
@@ -670,7 +713,12 @@ mod tests {
     fn naive_window(data: &[u8], start: u64, limit: u64, max_chars: u64) -> (String, u64) {
         let lines = naive_lines(data);
         let mut out = String::new();
-        for (i, line) in lines.iter().enumerate().skip(start as usize - 1).take(limit as usize) {
+        for (i, line) in lines
+            .iter()
+            .enumerate()
+            .skip(start as usize - 1)
+            .take(limit as usize)
+        {
             let text = String::from_utf8_lossy(line);
             let chars: Vec<char> = text.chars().collect();
             out.push_str(&format!("{:>4} | ", i + 1));

@@ -1,0 +1,211 @@
+//! The command line (SPEC §1): one clap definition, the source of `--help`, the
+//! completions and the man page.
+//!
+//! Numeric options are taken as text and validated in `request`, so that the command
+//! line and `--call` share one set of checks and messages.
+
+use std::ffi::OsString;
+
+use clap::{Parser, ValueEnum};
+
+use crate::numbers::NumberStyle;
+
+const EXAMPLES: &str = "\
+Examples:
+  agentread src/main.rs                       lines 1-500, numbered \"   1 | \"
+  agentread src/main.rs --start-line 501      the next page
+  agentread src/main.rs -s 120 -n 40 --numbers tab
+  agentread big.log --tail 100                the last 100 lines, with their true numbers
+  agentread min.js --start-line 1 --start-char 2001
+                                              read on inside a long line
+  agentread src/main.rs --format json | jq .stats
+  agentread --call '{\"path\":\"src/main.rs\",\"start_line\":501}'
+  agentread src/                              a directory: its entries, paged
+  some-command | agentread - -s 1000 -n 50    standard input
+  agentread --tool-schema anthropic           the tool definition for an agent framework
+
+Exit status: 0 success or partial, 1 INTERNAL, 2 INVALID_PARAM, 3 NOT_FOUND,
+4 ACCESS_DENIED, 5 PERMISSION_DENIED, 6 NOT_FILE, 7 BINARY_FILE,
+8 SIZE_LIMIT_EXCEEDED, 9 IO_ERROR.";
+
+/// Print a numbered, bounded window of a file, for coding agents, people and pipelines.
+#[derive(Debug, Parser)]
+#[command(
+    name = "agentread",
+    version,
+    after_help = EXAMPLES,
+    allow_negative_numbers = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    /// Files or directories, relative to the root or absolute inside it; `-` reads standard input
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<OsString>,
+
+    /// First line to show, 1-based [default: 1]
+    #[arg(short = 's', long, value_name = "N")]
+    pub start_line: Option<String>,
+
+    /// Most lines to show, 1-2000 [default: 500]
+    #[arg(short = 'n', long, value_name = "N")]
+    pub limit: Option<String>,
+
+    /// Output format [default: text; json with --call]
+    #[arg(short = 'f', long, value_enum, value_name = "F")]
+    pub format: Option<Format>,
+
+    /// Line-number style
+    #[arg(long, value_enum, value_name = "S", default_value_t = NumberStyle::Pipe)]
+    pub numbers: NumberStyle,
+
+    /// Workspace root; nothing outside it is read [default: $AGENTREAD_ROOT, else the current directory]
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<OsString>,
+
+    /// Cut longer lines to N characters, marked ` … [+K chars]` [default: 2000]
+    #[arg(long, value_name = "N")]
+    pub max_line_chars: Option<String>,
+
+    /// Budget in bytes for one window's content, number prefixes included [default: 51200]
+    #[arg(long, value_name = "N")]
+    pub max_bytes: Option<String>,
+
+    /// Refuse larger files: bytes, or K, M, G, KiB, MiB, GiB (1024s), KB, MB, GB (1000s)
+    #[arg(long, value_name = "SIZE")]
+    pub max_file_size: Option<String>,
+
+    /// Encoding: utf-8, auto, or a WHATWG label (gbk, shift_jis, windows-1252, utf-16le, ...) [default: utf-8]
+    #[arg(long, value_name = "E")]
+    pub encoding: Option<String>,
+
+    /// When to colour the output; NO_COLOR is honoured by auto
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
+    pub color: ColorWhen,
+
+    /// Print no footer in text mode (for pipelines)
+    #[arg(long)]
+    pub no_hint: bool,
+
+    /// Take the parameters as a tool call's JSON arguments; `-` reads them from standard input
+    #[arg(long, value_name = "JSON")]
+    pub call: Option<String>,
+
+    /// Print the tool definition for an agent framework and exit
+    #[arg(
+        long,
+        value_enum,
+        value_name = "FLAVOR",
+        num_args = 0..=1,
+        default_missing_value = "json-schema"
+    )]
+    pub tool_schema: Option<SchemaFlavor>,
+
+    /// Show the last N lines (1-2000) instead of a start line
+    #[arg(long, value_name = "N")]
+    pub tail: Option<String>,
+
+    /// Begin the first line of the window at character C, to page inside a long line [default: 1]
+    #[arg(long, value_name = "C")]
+    pub start_char: Option<String>,
+
+    /// Report the BLAKE3 hash of the file's bytes in stats.content_hash
+    #[arg(long)]
+    pub hash: bool,
+
+    /// Answer `unchanged`, without content, when the file's hash is HASH
+    #[arg(long, value_name = "HASH")]
+    pub if_changed: Option<String>,
+}
+
+/// How the answers are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// the numbered lines and a footer
+    Text,
+    /// one JSON object per PATH, one per line
+    Json,
+    /// one XML element per PATH
+    Xml,
+}
+
+/// When to colour text output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    /// on a terminal, unless NO_COLOR is set
+    Auto,
+    /// always, even when NO_COLOR is set
+    Always,
+    /// never
+    Never,
+}
+
+/// Which shape of tool definition to print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SchemaFlavor {
+    /// {"name","description","parameters"}
+    JsonSchema,
+    /// {"type":"function","function":{...}}
+    Openai,
+    /// {"name","description","input_schema"}
+    Anthropic,
+}
+
+/// The format to answer in when the arguments cannot be parsed: the `--format` the raw
+/// arguments ask for if it is valid, else json for `--call`, else text.
+pub fn format_hint(args: &[OsString]) -> Format {
+    let mut format = None;
+    let mut call = false;
+    let mut args = args.iter().skip(1).map(|a| a.to_string_lossy());
+    while let Some(arg) = args.next() {
+        if arg == "--" {
+            break;
+        }
+        let value = if arg == "--format" || arg == "-f" {
+            args.next().map(|v| v.into_owned())
+        } else if let Some(v) = arg.strip_prefix("--format=") {
+            Some(v.to_string())
+        } else if let Some(v) = arg.strip_prefix("-f").filter(|v| !v.is_empty()) {
+            Some(v.strip_prefix('=').unwrap_or(v).to_string())
+        } else {
+            call |= arg == "--call" || arg.starts_with("--call=");
+            None
+        };
+        if let Some(parsed) = value.and_then(|v| Format::from_str(&v, false).ok()) {
+            format = Some(parsed);
+        }
+    }
+    format.unwrap_or(if call { Format::Json } else { Format::Text })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    fn hint(args: &[&str]) -> Format {
+        let args: Vec<OsString> = std::iter::once("agentread")
+            .chain(args.iter().copied())
+            .map(OsString::from)
+            .collect();
+        format_hint(&args)
+    }
+
+    #[test]
+    fn the_format_is_found_even_when_parsing_fails() {
+        assert_eq!(
+            hint(&["a", "--limit", "abc", "--format", "json"]),
+            Format::Json
+        );
+        assert_eq!(hint(&["--format=xml", "--bogus"]), Format::Xml);
+        assert_eq!(hint(&["-fjson"]), Format::Json);
+        assert_eq!(hint(&["--call", "{}", "--bogus"]), Format::Json);
+        assert_eq!(hint(&["--call", "{}", "-f", "text"]), Format::Text);
+        assert_eq!(hint(&["--format", "yaml"]), Format::Text);
+        assert_eq!(hint(&["--", "--format", "json"]), Format::Text);
+    }
+}

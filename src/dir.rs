@@ -1,0 +1,61 @@
+//! Directory listings (SPEC §8): entries sorted case-insensitively, directories marked
+//! with `/`, links followed only when they stay inside the root.
+
+use std::ffi::OsStr;
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
+
+use rustix::fs::{AtFlags, Dir, FileType};
+
+use crate::error::Error;
+use crate::sandbox::{Kind, Root};
+
+/// The entries of the directory `fd`, whose path relative to the root is `real`, sorted,
+/// directories suffixed with `/`.
+pub fn entries(root: &Root, fd: &OwnedFd, real: &str, display: &str) -> Result<Vec<String>, Error> {
+    let failed = |e: rustix::io::Errno| Error::read_failed(display, &std::io::Error::from(e));
+    let mut found: Vec<(Vec<u8>, bool)> = Vec::new();
+    for entry in Dir::read_from(fd).map_err(failed)? {
+        let entry = entry.map_err(failed)?;
+        let name = entry.file_name().to_bytes();
+        if name == b"." || name == b".." {
+            continue;
+        }
+        let file_type = match entry.file_type() {
+            FileType::Unknown => {
+                rustix::fs::statat(fd, entry.file_name(), AtFlags::SYMLINK_NOFOLLOW)
+                    .map(|st| FileType::from_raw_mode(st.st_mode))
+                    .unwrap_or(FileType::Unknown)
+            }
+            known => known,
+        };
+        let is_dir = match file_type {
+            FileType::Directory => true,
+            // A link is followed only when it stays inside the root.
+            FileType::Symlink => {
+                let mut path = if real == "." {
+                    Vec::new()
+                } else {
+                    [real.as_bytes(), b"/"].concat()
+                };
+                path.extend_from_slice(name);
+                root.kind_of(OsStr::from_bytes(&path)) == Some(Kind::Directory)
+            }
+            _ => false,
+        };
+        found.push((name.to_vec(), is_dir));
+    }
+    found.sort_by_cached_key(|(name, _)| {
+        (String::from_utf8_lossy(name).to_lowercase(), name.clone())
+    });
+    Ok(found
+        .into_iter()
+        .map(|(name, is_dir)| {
+            let mut name = String::from_utf8_lossy(&name).into_owned();
+            if is_dir {
+                name.push('/');
+            }
+            name
+        })
+        .collect())
+}

@@ -1,0 +1,107 @@
+//! One PATH's answer, as data: what the renderers turn into text, JSON or XML.
+
+use serde_json::{Map, Value};
+
+use crate::error::Error;
+use crate::window::Window;
+
+/// The answer for one PATH.
+#[derive(Debug)]
+pub struct Answer {
+    /// The path as it prints (`<stdin>` for standard input).
+    pub label: String,
+    pub params_input: Map<String, Value>,
+    pub time_ms: u64,
+    pub result: Result<Success, Error>,
+}
+
+#[derive(Debug)]
+pub enum Success {
+    /// A file, or standard input, read as text.
+    Text(TextRead),
+    Directory(Listing),
+    /// `--if-changed` matched: no content.
+    Unchanged(Unchanged),
+}
+
+/// What is known of a text read besides its window.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileFacts {
+    pub path: String,
+    pub path_resolved: Option<String>,
+    pub size_bytes: u64,
+    pub mtime_ms: Option<i64>,
+    pub content_hash: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct TextRead {
+    pub facts: FileFacts,
+    pub window: Window,
+    /// The encoding's name for `stats.encoding`.
+    pub encoding: String,
+    pub bom: bool,
+}
+
+#[derive(Debug)]
+pub struct Listing {
+    pub path: String,
+    pub path_resolved: String,
+    pub mtime_ms: Option<i64>,
+    /// The numbered page of entries.
+    pub window: Window,
+    /// The names on this page, directories suffixed with `/`.
+    pub entries: Vec<String>,
+}
+
+#[derive(Debug)]
+pub struct Unchanged {
+    pub facts: FileFacts,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Success,
+    Partial,
+    Unchanged,
+    Error,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Success => "success",
+            Status::Partial => "partial",
+            Status::Unchanged => "unchanged",
+            Status::Error => "error",
+        }
+    }
+}
+
+/// Partial: lines remain, a line was cut, text was replaced, or a tail was shortened.
+fn window_status(window: &Window) -> Status {
+    if window.truncated() || window.lines_cut() > 0 || window.replaced() || window.tail_dropped > 0
+    {
+        Status::Partial
+    } else {
+        Status::Success
+    }
+}
+
+impl Answer {
+    pub fn status(&self) -> Status {
+        match &self.result {
+            Err(_) => Status::Error,
+            Ok(Success::Text(read)) => window_status(&read.window),
+            Ok(Success::Directory(listing)) => window_status(&listing.window),
+            Ok(Success::Unchanged(_)) => Status::Unchanged,
+        }
+    }
+
+    pub fn exit_code(&self) -> u8 {
+        match &self.result {
+            Err(e) => e.exit_code(),
+            Ok(_) => 0,
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! Renders answers in the three formats of SPEC §6, each into any `Write`.
+
+pub mod hints;
+pub mod json;
+pub mod text;
+pub mod xml;
+
+use std::io::{self, Write};
+
+use crate::cli::Format;
+use crate::outcome::Answer;
+use crate::window::WindowSpec;
+
+/// What rendering needs besides the answer.
+#[derive(Debug, Clone)]
+pub struct Context {
+    pub format: Format,
+    pub spec: WindowSpec,
+    /// Text mode prints a footer.
+    pub hint: bool,
+    pub color: bool,
+    /// Standard output is a terminal: control characters are shown visibly.
+    pub terminal: bool,
+    /// `context.cwd`: the current directory relative to the root.
+    pub cwd: Option<String>,
+    /// More than one PATH: text answers get `==> path <==` headers.
+    pub several: bool,
+}
+
+/// Writes answers one after another, remembering what the text format needs to separate them.
+pub struct Printer<'a> {
+    context: &'a Context,
+    answered: usize,
+}
+
+impl<'a> Printer<'a> {
+    pub fn new(context: &'a Context) -> Printer<'a> {
+        Printer {
+            context,
+            answered: 0,
+        }
+    }
+
+    /// Writes one answer: text errors to `err`, everything else to `out`.
+    pub fn print(
+        &mut self,
+        out: &mut impl Write,
+        err: &mut impl Write,
+        answer: &Answer,
+    ) -> io::Result<()> {
+        match self.context.format {
+            Format::Text => {
+                let first = self.answered == 0;
+                if text::write(out, err, self.context, answer, first)? {
+                    self.answered += 1;
+                }
+                Ok(())
+            }
+            Format::Json => json::write(out, self.context, answer),
+            Format::Xml => xml::write(out, self.context, answer),
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! The text format: the numbered window and its footer on stdout, errors on stderr.
+//! On a terminal, control characters show as their Unicode pictures and colour is
+//! allowed; off a terminal the content is byte-faithful.
+
+use std::io::{self, Write};
+
+use owo_colors::OwoColorize;
+
+use super::Context;
+use super::hints::{self, Wording};
+use crate::cli::ColorWhen;
+use crate::error::Error;
+use crate::numbers::NumberStyle;
+use crate::outcome::{Answer, Success};
+use crate::window::Window;
+
+/// The colour policy: `always` wins over NO_COLOR; `auto` colours only a terminal and
+/// only when NO_COLOR is unset or empty.
+pub fn use_color(when: ColorWhen, terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    match when {
+        ColorWhen::Always => true,
+        ColorWhen::Never => false,
+        ColorWhen::Auto => terminal && no_color.is_none_or(|v| v.is_empty()),
+    }
+}
+
+/// Writes one answer; returns whether anything went to stdout.
+pub fn write(
+    out: &mut impl Write,
+    err: &mut impl Write,
+    context: &Context,
+    answer: &Answer,
+    first: bool,
+) -> io::Result<bool> {
+    let success = match &answer.result {
+        Err(error) => {
+            write_error(err, error)?;
+            return Ok(false);
+        }
+        Ok(success) => success,
+    };
+    if context.several {
+        if !first {
+            out.write_all(b"\n")?;
+        }
+        let header = format!("==> {} <==", answer.label);
+        match context.color {
+            true => writeln!(out, "{}", header.bold())?,
+            false => writeln!(out, "{header}")?,
+        }
+    }
+    let window = match success {
+        Success::Text(read) => Some(&read.window),
+        Success::Directory(listing) => Some(&listing.window),
+        Success::Unchanged(_) => None,
+    };
+    let shown = window.is_some_and(|w| !w.content.is_empty());
+    if let Some(window) = window {
+        write_content(out, window, context)?;
+    }
+    if context.hint {
+        let footer = hints::footer(success, &context.spec, Wording::Cli);
+        if shown && !footer.is_empty() {
+            out.write_all(b"\n")?;
+        }
+        for line in footer {
+            match context.color {
+                true => writeln!(out, "{}", line.yellow())?,
+                false => writeln!(out, "{line}")?,
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// `agentread: CODE: message`, then any "did you mean" candidates.
+pub fn write_error(err: &mut impl Write, error: &Error) -> io::Result<()> {
+    writeln!(err, "agentread: {}: {}", error.code.name(), error.message)?;
+    if !error.suggestions.is_empty() {
+        writeln!(err, "Did you mean one of these?")?;
+        for candidate in &error.suggestions {
+            writeln!(err, "  {candidate}")?;
+        }
+    }
+    Ok(())
+}
+
+fn write_content(out: &mut impl Write, window: &Window, context: &Context) -> io::Result<()> {
+    if !context.color && !context.terminal {
+        return out.write_all(&window.content);
+    }
+    let content = String::from_utf8_lossy(&window.content);
+    let mut facts = window.lines.iter().map(|l| l.facts);
+    for line in content.split_inclusive('\n') {
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        let (prefix, mut text) = line.split_at(prefix_len(context.spec.numbers, line));
+        let mut marker = "";
+        if facts.next().is_some_and(|f| f.is_cut())
+            && let Some(at) = text.rfind(" … [+")
+        {
+            (text, marker) = text.split_at(at);
+        }
+        let text = if context.terminal {
+            visible(text)
+        } else {
+            text.to_string()
+        };
+        match context.color {
+            true => writeln!(out, "{}{text}{}", prefix.dimmed(), marker.dimmed())?,
+            false => writeln!(out, "{prefix}{text}{marker}")?,
+        }
+    }
+    Ok(())
+}
+
+/// The length of a rendered line's number prefix.
+fn prefix_len(style: NumberStyle, line: &str) -> usize {
+    let separator = match style {
+        NumberStyle::Pipe => " | ",
+        NumberStyle::Tab => "\t",
+        NumberStyle::Colon => ": ",
+        NumberStyle::None => return 0,
+    };
+    line.find(separator).map_or(0, |at| at + separator.len())
+}
+
+/// Control characters as visible pictures (U+2400 block), so a file cannot drive the
+/// terminal. Tabs stay tabs; C1 controls, which some terminals obey, become U+FFFD.
+pub fn visible(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' => c,
+            '\0'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{FFFD}'),
+            '\u{7f}' => '\u{2421}',
+            '\u{80}'..='\u{9f}' => '\u{FFFD}',
+            _ => c,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn colour_policy() {
+        let set = Some(OsStr::new("1"));
+        let empty = Some(OsStr::new(""));
+        assert!(use_color(ColorWhen::Always, false, set));
+        assert!(!use_color(ColorWhen::Never, true, None));
+        assert!(use_color(ColorWhen::Auto, true, None));
+        assert!(use_color(ColorWhen::Auto, true, empty));
+        assert!(!use_color(ColorWhen::Auto, true, set));
+        assert!(!use_color(ColorWhen::Auto, false, None));
+    }
+
+    #[test]
+    fn controls_become_pictures() {
+        assert_eq!(
+            visible("a\u{1b}[31mb\r\t\u{7f}\u{9b}"),
+            "a\u{241b}[31mb\u{240d}\t\u{2421}\u{fffd}"
+        );
+    }
+}

@@ -1,0 +1,460 @@
+//! The workspace root and race-free path resolution (SPEC §2).
+//!
+//! A path is resolved one component at a time from a descriptor of the root, opening each
+//! directory with `O_NOFOLLOW` and reading symlinks ourselves. The kernel never follows a
+//! link on our behalf, so a link swapped between a check and an open cannot lead out: what
+//! is opened is always reached through directories already held open inside the root.
+
+use std::collections::VecDeque;
+use std::ffi::OsStr;
+use std::fs::File;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Component, Path, PathBuf};
+
+use rustix::fs::{AtFlags, FileType, Mode, OFlags, Stat};
+use rustix::io::Errno;
+
+use crate::error::{Error, ErrorCode};
+
+/// Links followed in one resolution before it is called a loop (Linux's own limit).
+const MAX_LINK_HOPS: usize = 40;
+
+#[cfg(target_os = "linux")]
+const DIR_HANDLE: OFlags = OFlags::PATH;
+#[cfg(not(target_os = "linux"))]
+const DIR_HANDLE: OFlags = OFlags::RDONLY;
+
+/// The workspace root: canonicalised once, held open as a directory descriptor.
+#[derive(Debug)]
+pub struct Root {
+    fd: OwnedFd,
+    canonical: PathBuf,
+    /// The root as given, made absolute (absolute paths may be spelt either way).
+    given: PathBuf,
+}
+
+/// What a resolved path opened to.
+#[derive(Debug)]
+pub enum Opened {
+    File { file: File, stat: Stat },
+    Directory { fd: OwnedFd },
+}
+
+/// A path resolved inside the root.
+#[derive(Debug)]
+pub struct Resolved {
+    /// The path as asked, relative to the root, cleaned (`./`, `//`, inner `..`).
+    pub display: String,
+    /// The path of what was opened, relative to the root, links resolved.
+    pub real: String,
+    pub opened: Opened,
+}
+
+/// Where a walk ended.
+#[derive(Debug)]
+enum Leaf {
+    Opened(Opened),
+    Kind(Kind),
+}
+
+/// The kind of thing a path leads to, found without opening it (for listings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    File,
+    Directory,
+    Other,
+}
+
+impl Root {
+    /// Opens `dir` (relative to the current directory) as the root.
+    /// `source` names where it came from in an error (`--root`, `$AGENTREAD_ROOT`).
+    pub fn open(dir: &Path, source: &str) -> Result<Root, Error> {
+        let not_a_dir = || {
+            Error::invalid_param(format!(
+                "{source} '{}' is not an existing directory.",
+                dir.display()
+            ))
+        };
+        let canonical = std::fs::canonicalize(dir).map_err(|_| not_a_dir())?;
+        let fd = rustix::fs::open(
+            &canonical,
+            DIR_HANDLE | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(|_| not_a_dir())?;
+        let given = if dir.is_absolute() {
+            dir.to_path_buf()
+        } else {
+            std::env::current_dir()
+                .map(|cwd| lexical_clean(&cwd.join(dir)))
+                .unwrap_or_else(|_| canonical.clone())
+        };
+        Ok(Root {
+            fd,
+            canonical,
+            given,
+        })
+    }
+
+    /// A directory relative to the root, or None when it lies outside (for `context.cwd`).
+    pub fn relative(&self, dir: &Path) -> Option<String> {
+        let canonical = std::fs::canonicalize(dir).ok()?;
+        let rest = canonical.strip_prefix(&self.canonical).ok()?;
+        Some(match rest.as_os_str().is_empty() {
+            true => ".".to_string(),
+            false => rest.to_string_lossy().into_owned(),
+        })
+    }
+
+    /// Resolves and opens `input`: a file for reading, or a directory for listing.
+    pub fn resolve(&self, input: &OsStr) -> Result<Resolved, Error> {
+        let (display, parts) = self.prepare(input)?;
+        match self.walk(parts, &display, true)? {
+            (real, Leaf::Opened(opened)) => Ok(Resolved {
+                display,
+                real,
+                opened,
+            }),
+            (_, Leaf::Kind(_)) => Err(Error::internal("resolution ended without opening")),
+        }
+    }
+
+    /// The kind of thing `input` leads to without opening it, or None when it cannot be
+    /// followed inside the root.
+    pub fn kind_of(&self, input: &OsStr) -> Option<Kind> {
+        let (display, parts) = self.prepare(input).ok()?;
+        match self.walk(parts, &display, false).ok()? {
+            (_, Leaf::Kind(kind)) => Some(kind),
+            (_, Leaf::Opened(_)) => None,
+        }
+    }
+
+    /// How `input` prints: relative to the root, cleaned; never an absolute path.
+    pub fn display_of(&self, input: &OsStr) -> String {
+        let bytes = input.as_bytes();
+        if !bytes.starts_with(b"/") {
+            return display_path(bytes);
+        }
+        match self.strip_root(bytes) {
+            Some(rest) => display_path(&rest),
+            None => self.relative_spelling(input),
+        }
+    }
+
+    /// Checks the input and turns it into the components to walk from the root.
+    fn prepare(&self, input: &OsStr) -> Result<(String, Vec<Vec<u8>>), Error> {
+        let bytes = input.as_bytes();
+        if bytes.is_empty() {
+            return Err(Error::invalid_param("The path is empty."));
+        }
+        if bytes.contains(&0) {
+            return Err(Error::invalid_param("The path contains a NUL byte."));
+        }
+        let relative: Vec<u8> = if bytes.starts_with(b"/") {
+            match self.strip_root(bytes) {
+                Some(rest) => rest,
+                None => return Err(Error::outside_root(&self.relative_spelling(input))),
+            }
+        } else {
+            bytes.to_vec()
+        };
+        Ok((display_path(&relative), components(&relative)))
+    }
+
+    /// An absolute path inside the root, as components relative to it.
+    fn strip_root(&self, absolute: &[u8]) -> Option<Vec<u8>> {
+        for root in [&self.canonical, &self.given] {
+            let root = root.as_os_str().as_bytes();
+            let root = root.strip_suffix(b"/").unwrap_or(root);
+            if let Some(rest) = absolute.strip_prefix(root)
+                && (rest.is_empty() || rest.starts_with(b"/"))
+            {
+                return Some(rest.to_vec());
+            }
+        }
+        // The path may reach the root through a link of its own (e.g. /tmp -> /private/tmp).
+        let path = Path::new(OsStr::from_bytes(absolute));
+        let (parent, name) = (path.parent()?, path.file_name());
+        let parent = std::fs::canonicalize(parent).ok()?;
+        let rest = parent.strip_prefix(&self.canonical).ok()?;
+        let mut joined = rest.as_os_str().as_bytes().to_vec();
+        if let Some(name) = name {
+            joined.push(b'/');
+            joined.extend_from_slice(name.as_bytes());
+        }
+        Some(joined)
+    }
+
+    /// An absolute path outside the root, spelt relative to it (`../../etc/passwd`), so that
+    /// no absolute path of the machine is printed.
+    fn relative_spelling(&self, input: &OsStr) -> String {
+        let target = lexical_clean(Path::new(input));
+        let root: Vec<Component> = self.canonical.components().collect();
+        let target: Vec<Component> = target.components().collect();
+        let common = root.iter().zip(&target).take_while(|(a, b)| a == b).count();
+        let mut parts: Vec<String> = vec!["..".to_string(); root.len() - common];
+        parts.extend(
+            target[common..]
+                .iter()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+        );
+        parts.join("/")
+    }
+
+    /// Walks `parts` from the root. With `open`, opens the leaf; otherwise stops at its name.
+    /// Returns the real relative path and what was opened.
+    fn walk(
+        &self,
+        parts: Vec<Vec<u8>>,
+        display: &str,
+        open: bool,
+    ) -> Result<(String, Leaf), Error> {
+        let mut pending: VecDeque<Vec<u8>> = parts.into();
+        // The directories entered below the root, each held open, with its name.
+        let mut stack: Vec<(OwnedFd, Vec<u8>)> = Vec::new();
+        let mut hops = 0;
+        // The last link followed: a refusal names it.
+        let mut via_link: Option<String> = None;
+        while let Some(part) = pending.pop_front() {
+            if part == b".." {
+                if stack.pop().is_none() {
+                    return Err(match via_link {
+                        Some(link) => Error::link_outside_root(&link),
+                        None => Error::outside_root(display),
+                    });
+                }
+                continue;
+            }
+            let dir = stack.last().map_or(self.fd.as_fd(), |(fd, _)| fd.as_fd());
+            let stat = rustix::fs::statat(dir, part.as_slice(), AtFlags::SYMLINK_NOFOLLOW)
+                .map_err(|e| self.fs_error(e, display))?;
+            let is_leaf = pending.is_empty();
+            let here = joined(&stack, &part);
+            match FileType::from_raw_mode(stat.st_mode) {
+                FileType::Symlink => {
+                    hops += 1;
+                    if hops > MAX_LINK_HOPS {
+                        return Err(Error::new(
+                            ErrorCode::NotFound,
+                            format!(
+                                "Path '{display}' cannot be resolved: too many levels of symbolic links (a loop through '{here}')."
+                            ),
+                        ));
+                    }
+                    let target = rustix::fs::readlinkat(dir, part.as_slice(), Vec::new())
+                        .map_err(|e| self.fs_error(e, display))?
+                        .into_bytes();
+                    let target = if target.starts_with(b"/") {
+                        let Some(rest) = self.strip_root(&target) else {
+                            return Err(Error::link_outside_root(&here));
+                        };
+                        stack.clear();
+                        rest
+                    } else {
+                        target
+                    };
+                    for c in components(&target).into_iter().rev() {
+                        pending.push_front(c);
+                    }
+                    via_link = Some(here);
+                }
+                FileType::Directory if !is_leaf => {
+                    let fd = rustix::fs::openat(
+                        dir,
+                        part.as_slice(),
+                        DIR_HANDLE | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+                        Mode::empty(),
+                    );
+                    match fd {
+                        Ok(fd) => stack.push((fd, part)),
+                        // Replaced by a link since the stat: look at it again.
+                        Err(Errno::LOOP | Errno::NOTDIR) => retry(&mut pending, part, &mut hops)?,
+                        Err(e) => return Err(self.fs_error(e, display)),
+                    }
+                }
+                // Only directories and links to them can have components after them.
+                _ if !is_leaf => return Err(Error::not_found(display)),
+                file_type if !open => {
+                    let kind = match file_type {
+                        FileType::RegularFile => Kind::File,
+                        FileType::Directory => Kind::Directory,
+                        _ => Kind::Other,
+                    };
+                    return Ok((here, Leaf::Kind(kind)));
+                }
+                file_type @ (FileType::Directory | FileType::RegularFile) => {
+                    let extra = match file_type {
+                        FileType::Directory => OFlags::DIRECTORY,
+                        _ => OFlags::empty(),
+                    };
+                    match self.open_leaf(dir, &part, extra, display)? {
+                        Some(opened) => return Ok((here, Leaf::Opened(opened))),
+                        None => retry(&mut pending, part, &mut hops)?,
+                    }
+                }
+                _ => return Err(not_a_file(display, stat.st_mode)),
+            }
+        }
+        // The path ended on a directory already entered (".", "a/..", or the root itself).
+        let real = match stack.is_empty() {
+            true => ".".to_string(),
+            false => stack
+                .iter()
+                .map(|(_, name)| String::from_utf8_lossy(name).into_owned())
+                .collect::<Vec<_>>()
+                .join("/"),
+        };
+        if !open {
+            return Ok((real, Leaf::Kind(Kind::Directory)));
+        }
+        let dir = stack.last().map_or(self.fd.as_fd(), |(fd, _)| fd.as_fd());
+        let fd = rustix::fs::openat(
+            dir,
+            ".",
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(|e| self.fs_error(e, display))?;
+        Ok((real, Leaf::Opened(Opened::Directory { fd })))
+    }
+
+    /// Opens the leaf without following a link and without blocking (a FIFO swapped in
+    /// since the stat must not hang us), then trusts only the descriptor's own stat.
+    /// None when the leaf became a link in the meantime.
+    fn open_leaf(
+        &self,
+        dir: BorrowedFd<'_>,
+        name: &[u8],
+        extra: OFlags,
+        display: &str,
+    ) -> Result<Option<Opened>, Error> {
+        let flags = OFlags::RDONLY
+            | OFlags::NOFOLLOW
+            | OFlags::NONBLOCK
+            | OFlags::NOCTTY
+            | OFlags::CLOEXEC
+            | extra;
+        let fd = match rustix::fs::openat(dir, name, flags, Mode::empty()) {
+            Ok(fd) => fd,
+            Err(Errno::LOOP) => return Ok(None),
+            Err(e) => return Err(self.fs_error(e, display)),
+        };
+        let stat = rustix::fs::fstat(&fd).map_err(|e| self.fs_error(e, display))?;
+        match FileType::from_raw_mode(stat.st_mode) {
+            FileType::RegularFile => {
+                // Regular files ignore O_NONBLOCK for reads, but clear it all the same.
+                let _ = rustix::fs::fcntl_setfl(&fd, OFlags::empty());
+                Ok(Some(Opened::File {
+                    file: File::from(fd),
+                    stat,
+                }))
+            }
+            FileType::Directory => Ok(Some(Opened::Directory { fd })),
+            _ => Err(not_a_file(display, stat.st_mode)),
+        }
+    }
+
+    fn fs_error(&self, errno: Errno, display: &str) -> Error {
+        match errno {
+            Errno::NOENT | Errno::NOTDIR | Errno::NAMETOOLONG => Error::not_found(display),
+            Errno::ACCESS | Errno::PERM => Error::permission_denied(display),
+            other => Error::new(
+                ErrorCode::IoError,
+                format!(
+                    "Opening '{display}' failed: {}.",
+                    crate::error::os_reason(&std::io::Error::from(other))
+                ),
+            ),
+        }
+    }
+}
+
+fn retry(pending: &mut VecDeque<Vec<u8>>, part: Vec<u8>, hops: &mut usize) -> Result<(), Error> {
+    *hops += 1;
+    if *hops > MAX_LINK_HOPS {
+        return Err(Error::new(
+            ErrorCode::IoError,
+            "The path kept changing while it was resolved.",
+        ));
+    }
+    pending.push_front(part);
+    Ok(())
+}
+
+fn not_a_file(display: &str, mode: u32) -> Error {
+    let what = match FileType::from_raw_mode(mode) {
+        FileType::Fifo => "a FIFO (named pipe)",
+        FileType::Socket => "a socket",
+        FileType::CharacterDevice => "a character device",
+        FileType::BlockDevice => "a block device",
+        _ => "not a regular file",
+    };
+    Error::new(
+        ErrorCode::NotFile,
+        format!("'{display}' is {what}, not a regular file; it was not read."),
+    )
+}
+
+/// The real relative path of `name` inside the directories of `stack`.
+fn joined(stack: &[(OwnedFd, Vec<u8>)], name: &[u8]) -> String {
+    let mut parts: Vec<&[u8]> = stack.iter().map(|(_, n)| n.as_slice()).collect();
+    parts.push(name);
+    String::from_utf8_lossy(&parts.join(&b'/')).into_owned()
+}
+
+/// The path components to walk: empty and `.` components dropped.
+fn components(path: &[u8]) -> Vec<Vec<u8>> {
+    path.split(|&b| b == b'/')
+        .filter(|c| !c.is_empty() && *c != b".")
+        .map(<[u8]>::to_vec)
+        .collect()
+}
+
+/// The path as the user asked for it, relative to the root, with `.`, empty components and
+/// `..` after a name removed. Leading `..` stay: they say the path leaves the root.
+pub fn display_path(relative: &[u8]) -> String {
+    let mut out: Vec<&[u8]> = Vec::new();
+    for part in relative.split(|&b| b == b'/') {
+        match part {
+            b"" | b"." => {}
+            b".." if out.last().is_some_and(|last| *last != b"..") => {
+                out.pop();
+            }
+            _ => out.push(part),
+        }
+    }
+    if out.is_empty() {
+        return ".".to_string();
+    }
+    String::from_utf8_lossy(&out.join(&b'/')).into_owned()
+}
+
+fn lexical_clean(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_paths_are_cleaned_lexically() {
+        assert_eq!(display_path(b"./src//main.rs"), "src/main.rs");
+        assert_eq!(display_path(b"a/../b.txt"), "b.txt");
+        assert_eq!(display_path(b"../etc/passwd"), "../etc/passwd");
+        assert_eq!(display_path(b"a/../../x"), "../x");
+        assert_eq!(display_path(b"."), ".");
+        assert_eq!(display_path(b""), ".");
+    }
+}

@@ -1,0 +1,93 @@
+//! Test helpers: a temporary workspace and a clean way to run agentread in it.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// A temporary workspace root with files in it.
+pub struct Workspace {
+    pub dir: tempfile::TempDir,
+}
+
+impl Workspace {
+    pub fn new() -> Workspace {
+        Workspace {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes `bytes` to `name` (parent directories created).
+    pub fn file(&self, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.dir.path().join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    pub fn mkdir(&self, name: &str) -> PathBuf {
+        let path = self.dir.path().join(name);
+        std::fs::create_dir_all(&path).unwrap();
+        path
+    }
+
+    /// agentread with the workspace as its current directory and an environment cleared
+    /// of what changes its output (NO_COLOR, AGENTREAD_ROOT).
+    pub fn cmd(&self) -> Command {
+        let mut cmd = Command::cargo_bin("agentread").unwrap();
+        cmd.current_dir(self.dir.path())
+            .env_remove("NO_COLOR")
+            .env_remove("AGENTREAD_ROOT")
+            .env_remove("CLICOLOR_FORCE");
+        cmd
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.cmd().args(args).output().unwrap()
+    }
+
+    /// Runs with `--format json` and decodes the single JSON object printed.
+    pub fn json(&self, args: &[&str]) -> Value {
+        let mut all = args.to_vec();
+        all.extend(["--format", "json"]);
+        let out = self.run(&all);
+        let lines = json_lines(&out);
+        assert_eq!(lines.len(), 1, "one object expected: {}", stdout(&out));
+        lines.into_iter().next().unwrap()
+    }
+}
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
+}
+
+pub fn code(out: &Output) -> i32 {
+    out.status.code().expect("exited normally")
+}
+
+/// Every line of stdout decoded as a JSON object.
+pub fn json_lines(out: &Output) -> Vec<Value> {
+    stdout(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON {e}: {l}")))
+        .collect()
+}
+
+/// Numbered lines `from..=to` as the default style renders them.
+pub fn numbered(from: u64, to: u64, text: impl Fn(u64) -> String) -> String {
+    (from..=to)
+        .map(|n| format!("{n:>4} | {}\n", text(n)))
+        .collect()
+}
