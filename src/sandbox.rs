@@ -111,6 +111,13 @@ impl Root {
     pub fn resolve(&self, input: &OsStr) -> Result<Resolved, Error> {
         let (display, parts) = self.prepare(input)?;
         match self.walk(parts, &display, true)? {
+            // A trailing slash asks for a directory, as it does in the shell.
+            (_, Leaf::Opened(Opened::File { .. })) if input.as_bytes().ends_with(b"/") => {
+                Err(Error::new(
+                    ErrorCode::NotFound,
+                    format!("'{display}/' is not a directory."),
+                ))
+            }
             (real, Leaf::Opened(opened)) => Ok(Resolved {
                 display,
                 real,

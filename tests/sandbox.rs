@@ -1,0 +1,334 @@
+//! SPEC §2: nothing outside the root is read, whatever the path; special files are refused
+//! before any read; the operating system's refusals are PERMISSION_DENIED.
+
+mod common;
+
+use std::os::unix::fs::{PermissionsExt, symlink};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use common::{Workspace, code, json_lines, stderr, stdout};
+use serde_json::{Value, json};
+
+/// A workspace whose root is `root/`, with `outside/secret.txt` next to it.
+fn jail() -> Workspace {
+    let ws = Workspace::new();
+    ws.file("outside/secret.txt", "TOP SECRET\n");
+    ws.file("root/sub/inner.txt", "inner\n");
+    ws
+}
+
+fn in_root(ws: &Workspace, args: &[&str]) -> std::process::Output {
+    ws.cmd()
+        .current_dir(ws.path().join("root"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn json_in_root(ws: &Workspace, args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json"]);
+    let out = in_root(ws, &all);
+    json_lines(&out).remove(0)
+}
+
+fn link(ws: &Workspace, target: impl AsRef<Path>, name: &str) {
+    symlink(target, ws.path().join("root").join(name)).unwrap();
+}
+
+#[test]
+fn links_that_stay_inside_work_and_print_relative() {
+    let ws = jail();
+    link(&ws, "sub/inner.txt", "rel");
+    link(&ws, ws.path().join("root/sub/inner.txt"), "abs");
+    link(&ws, "sub", "dirlink");
+    for (path, shown) in [
+        ("rel", "rel"),
+        ("abs", "abs"),
+        ("dirlink/inner.txt", "dirlink/inner.txt"),
+        ("sub/../sub/inner.txt", "sub/inner.txt"),
+        ("./sub//inner.txt", "sub/inner.txt"),
+    ] {
+        let v = json_in_root(&ws, &[path]);
+        assert_eq!(v["status"], "success", "{path}: {v}");
+        assert_eq!(v["data"]["path"], shown, "{path}");
+        assert_eq!(v["context"]["path_resolved"], "sub/inner.txt", "{path}");
+        assert_eq!(v["data"]["content"], "   1 | inner\n");
+    }
+    let absolute = ws.path().join("root/sub/inner.txt");
+    let v = json_in_root(&ws, &[absolute.to_str().unwrap()]);
+    assert_eq!(v["data"]["path"], "sub/inner.txt");
+}
+
+#[test]
+fn every_way_out_is_access_denied_and_names_the_link() {
+    let ws = jail();
+    let secret = ws.path().join("outside/secret.txt");
+    link(&ws, "../outside/secret.txt", "rel_out");
+    link(&ws, &secret, "abs_out");
+    link(&ws, "../outside", "dir_out");
+    link(&ws, "rel_out", "chain");
+    link(&ws, "/proc/self/root/etc/passwd", "proc_link");
+    link(&ws, "/dev/zero", "dev_link");
+    std::fs::create_dir(ws.path().join("root/nested")).unwrap();
+    symlink("../../outside", ws.path().join("root/nested/up")).unwrap();
+    for (path, named) in [
+        ("rel_out", "rel_out"),
+        ("abs_out", "abs_out"),
+        ("dir_out/secret.txt", "dir_out"),
+        ("chain", "rel_out"),
+        ("proc_link", "proc_link"),
+        ("dev_link", "dev_link"),
+        ("nested/up/secret.txt", "nested/up"),
+    ] {
+        let out = in_root(&ws, &[path]);
+        assert_eq!(code(&out), 4, "{path}");
+        assert_eq!(stdout(&out), "");
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "agentread: ACCESS_DENIED: Access denied: '{named}' is a symlink that leads outside the workspace root.\n"
+            ),
+            "{path}"
+        );
+        assert!(!stderr(&out).contains(ws.path().to_str().unwrap()));
+    }
+    for path in [
+        "../outside/secret.txt",
+        secret.to_str().unwrap(),
+        "sub/../../outside/secret.txt",
+    ] {
+        let out = in_root(&ws, &[path]);
+        assert_eq!(code(&out), 4, "{path}");
+        assert!(!stdout(&out).contains("SECRET"));
+        assert!(
+            !stderr(&out).contains(ws.path().to_str().unwrap()),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn a_symlink_loop_is_an_error_not_a_hang() {
+    let ws = jail();
+    link(&ws, "loop_b", "loop_a");
+    link(&ws, "loop_a", "loop_b");
+    link(&ws, ".", "self");
+    let started = Instant::now();
+    let out = in_root(&ws, &["loop_a"]);
+    assert_eq!(code(&out), 3);
+    assert!(
+        stderr(&out).contains("too many levels of symbolic links"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(started.elapsed() < Duration::from_secs(5));
+    // A link to its own directory is not a loop unless it is followed forever.
+    let out = in_root(&ws, &["self/self/self/sub/inner.txt"]);
+    assert_eq!(code(&out), 0);
+}
+
+#[test]
+fn a_link_swapped_between_check_and_open_never_leads_out() {
+    let ws = jail();
+    let root = ws.path().join("root");
+    let secret = ws.path().join("outside/secret.txt");
+    symlink("sub/inner.txt", root.join("race")).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let swapper = {
+        let (root, stop) = (root.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut flips = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let target: &Path = if flips % 2 == 0 {
+                    &secret
+                } else {
+                    Path::new("sub/inner.txt")
+                };
+                let _ = std::fs::remove_file(root.join("race.tmp"));
+                symlink(target, root.join("race.tmp")).unwrap();
+                std::fs::rename(root.join("race.tmp"), root.join("race")).unwrap();
+                flips += 1;
+            }
+            flips
+        })
+    };
+    let (mut inside, mut refused) = (0, 0);
+    for _ in 0..300 {
+        let out = in_root(&ws, &["race", "--format", "json"]);
+        let text = stdout(&out);
+        assert!(!text.contains("SECRET"), "read outside the root: {text}");
+        match code(&out) {
+            0 => inside += 1,
+            4 => refused += 1,
+            other => assert!(other == 3, "unexpected exit {other}: {text}"),
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    let flips = swapper.join().unwrap();
+    assert!(
+        flips > 100,
+        "the link was not swapped often enough ({flips})"
+    );
+    // Both sides of the swap were seen: the race was real, and never won.
+    assert!(
+        inside > 0 && refused > 0,
+        "inside {inside}, refused {refused}"
+    );
+}
+
+#[test]
+fn empty_paths_and_paths_with_nul_are_invalid_param() {
+    let ws = jail();
+    let out = in_root(&ws, &[""]);
+    assert_eq!(
+        (code(&out), stderr(&out)),
+        (2, "agentread: INVALID_PARAM: The path is empty.\n".into())
+    );
+    // A NUL cannot pass through argv; a tool call can carry one.
+    let out = in_root(
+        &ws,
+        &[
+            "--call",
+            r#"{"path":"sub/inner.txt\u0000../../outside/secret.txt"}"#,
+        ],
+    );
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        json_lines(&out)[0]["error"]["message"],
+        "The path contains a NUL byte."
+    );
+}
+
+#[test]
+fn special_files_are_not_file_and_never_block() {
+    let ws = jail();
+    let root = ws.path().join("root");
+    let fifo = root.join("fifo");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        &fifo,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o644),
+        0,
+    )
+    .unwrap();
+    let _socket = std::os::unix::net::UnixListener::bind(root.join("socket")).unwrap();
+    let started = Instant::now();
+    for (path, what) in [("fifo", "a FIFO (named pipe)"), ("socket", "a socket")] {
+        let out = in_root(&ws, &[path]);
+        assert_eq!(code(&out), 6, "{path}");
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "agentread: NOT_FILE: '{path}' is {what}, not a regular file; it was not read.\n"
+            )
+        );
+    }
+    for device in ["zero", "null", "urandom"] {
+        let out = ws
+            .cmd()
+            .args(["--root", "/dev", device, "-f", "json"])
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 6, "{device}");
+        let v = &json_lines(&out)[0];
+        assert_eq!(v["error"]["code"], "NOT_FILE");
+        assert_eq!(
+            v["error"]["message"],
+            format!("'{device}' is a character device, not a regular file; it was not read.")
+        );
+    }
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn a_trailing_slash_asks_for_a_directory() {
+    let ws = jail();
+    let out = in_root(&ws, &["sub/inner.txt/"]);
+    assert_eq!(code(&out), 3);
+    assert_eq!(
+        stderr(&out),
+        "agentread: NOT_FOUND: 'sub/inner.txt/' is not a directory.\n"
+    );
+    let out = in_root(&ws, &["sub/inner.txt/more"]);
+    assert_eq!(code(&out), 3);
+}
+
+#[test]
+fn a_read_that_fails_midway_is_io_error() {
+    // /proc/<pid>/mem is a regular file whose read fails with EIO at address 0.
+    let ws = Workspace::new();
+    let out = ws
+        .cmd()
+        .args(["--root", "/proc/self", "mem", "-f", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 9);
+    let v = &json_lines(&out)[0];
+    assert_eq!(v["error"]["code"], "IO_ERROR");
+    assert_eq!(
+        v["error"]["message"],
+        "Reading 'mem' failed: Input/output error."
+    );
+}
+
+/// Runs agentread as an unprivileged user when the tests run as root, so that file modes
+/// are enforced; as any other user, runs it as that user.
+fn unprivileged(ws: &Workspace, args: &[&str]) -> std::process::Output {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("agentread"));
+    cmd.current_dir(ws.path().join("root"))
+        .args(args)
+        .env_remove("AGENTREAD_ROOT")
+        .stdin(Stdio::null());
+    if rustix::process::geteuid().is_root() {
+        // nobody must be able to reach the binary and the workspace.
+        std::fs::set_permissions(ws.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        cmd.uid(65534).gid(65534);
+    }
+    cmd.output().unwrap()
+}
+
+#[test]
+fn files_and_directories_the_os_refuses_are_permission_denied() {
+    let ws = jail();
+    let root = ws.path().join("root");
+    std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(root.join("sub"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let locked = ws.file("root/locked.txt", "hidden\n");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let closed = ws.mkdir("root/closed");
+    ws.file("root/closed/x.txt", "x\n");
+    std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o000)).unwrap();
+
+    // The readable file proves the unprivileged run works at all.
+    let out = unprivileged(&ws, &["sub/inner.txt"]);
+    assert_eq!(
+        (code(&out), stdout(&out)),
+        (0, "   1 | inner\n".to_string()),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = unprivileged(&ws, &["locked.txt"]);
+    assert_eq!(code(&out), 5, "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "agentread: PERMISSION_DENIED: Permission denied: the operating system refused to read 'locked.txt'.\n"
+    );
+    let out = unprivileged(&ws, &["closed/x.txt", "-f", "json"]);
+    assert_eq!(code(&out), 5);
+    assert_eq!(
+        json_lines(&out)[0]["error"]["code"],
+        json!("PERMISSION_DENIED")
+    );
+    let out = unprivileged(&ws, &["closed"]);
+    assert_eq!(code(&out), 5);
+    std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
