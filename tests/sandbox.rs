@@ -146,7 +146,7 @@ fn a_link_swapped_between_check_and_open_never_leads_out() {
         std::thread::spawn(move || {
             let mut flips = 0u64;
             while !stop.load(Ordering::Relaxed) {
-                let target: &Path = if flips % 2 == 0 {
+                let target: &Path = if flips.is_multiple_of(2) {
                     &secret
                 } else {
                     Path::new("sub/inner.txt")
