@@ -105,9 +105,10 @@ fn write_content(out: &mut impl Write, window: &Window, context: &Context) -> io
         } else {
             text.to_string()
         };
-        match context.color {
-            true => writeln!(out, "{}{text}{}", prefix.dimmed(), marker.dimmed())?,
-            false => writeln!(out, "{prefix}{text}{marker}")?,
+        match (context.color, marker.is_empty()) {
+            (true, true) => writeln!(out, "{}{text}", prefix.dimmed())?,
+            (true, false) => writeln!(out, "{}{text}{}", prefix.dimmed(), marker.dimmed())?,
+            (false, _) => writeln!(out, "{prefix}{text}{marker}")?,
         }
     }
     Ok(())

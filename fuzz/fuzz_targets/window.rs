@@ -1,0 +1,144 @@
+//! Differential fuzzing of the window reader against a naive reference that decodes the
+//! whole input at once, with random options and random read sizes.
+#![no_main]
+
+use std::io::{self, Read};
+
+use agentread::numbers::NumberStyle;
+use agentread::window::{Start, WindowError, WindowSpec, read_window};
+use libfuzzer_sys::fuzz_target;
+
+/// Delivers the input in reads of varying sizes, to cross every buffer boundary.
+struct Trickle<'a> {
+    data: &'a [u8],
+    sizes: &'a [u8],
+    turn: usize,
+}
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let size = match self.sizes.len() {
+            0 => buf.len(),
+            n => self.sizes[self.turn % n] as usize + 1,
+        };
+        self.turn += 1;
+        let n = size.min(buf.len()).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+fn naive_lines(data: &[u8]) -> Vec<&[u8]> {
+    let mut lines = Vec::new();
+    let mut rest = data;
+    while !rest.is_empty() {
+        match rest.iter().position(|&b| b == b'\n') {
+            Some(at) => {
+                let line = &rest[..at];
+                lines.push(line.strip_suffix(b"\r").unwrap_or(line));
+                rest = &rest[at + 1..];
+            }
+            None => {
+                lines.push(rest);
+                break;
+            }
+        }
+    }
+    lines
+}
+
+fn render(number: u64, line: &[u8], skip: u64, keep: u64, numbers: NumberStyle) -> String {
+    let mut out = Vec::new();
+    numbers.write_prefix(&mut out, number);
+    let mut text = String::from_utf8(out).unwrap();
+    let chars: Vec<char> = String::from_utf8_lossy(line).chars().collect();
+    let from = (skip as usize).min(chars.len());
+    let to = from.saturating_add(keep as usize).min(chars.len());
+    text.extend(&chars[from..to]);
+    if to < chars.len() {
+        text.push_str(&format!(" … [+{} chars]", chars.len() - to));
+    }
+    text.push('\n');
+    text
+}
+
+/// The expected content, total and truncation, or None where the reader must refuse.
+fn naive(data: &[u8], spec: &WindowSpec) -> Option<(String, u64, bool)> {
+    let lines = naive_lines(data);
+    let total = lines.len() as u64;
+    let budget = spec.max_bytes as usize;
+    match spec.start {
+        Start::Line(start) => {
+            if start > total && !(start == 1 && total == 0) {
+                return None;
+            }
+            let mut content = String::new();
+            let mut shown = 0;
+            for (i, line) in lines.iter().enumerate().skip(start as usize - 1) {
+                if shown == spec.limit {
+                    break;
+                }
+                let number = i as u64 + 1;
+                let skip = if number == start { spec.start_char - 1 } else { 0 };
+                let chars = String::from_utf8_lossy(line).chars().count() as u64;
+                if skip > 0 && chars < spec.start_char {
+                    return None;
+                }
+                let text = render(number, line, skip, spec.max_line_chars, spec.numbers);
+                if shown > 0 && content.len() + text.len() > budget {
+                    break;
+                }
+                content.push_str(&text);
+                shown += 1;
+            }
+            Some((content, total, start - 1 + shown < total))
+        }
+        Start::Tail(n) => {
+            let first = total.saturating_sub(n);
+            let mut texts: Vec<String> = (first..total)
+                .map(|i| render(i + 1, lines[i as usize], 0, spec.max_line_chars, spec.numbers))
+                .collect();
+            while texts.len() > 1 && texts.iter().map(String::len).sum::<usize>() > budget {
+                texts.remove(0);
+            }
+            Some((texts.concat(), total, false))
+        }
+    }
+}
+
+fuzz_target!(|input: &[u8]| {
+    if input.len() < 8 {
+        return;
+    }
+    let (options, rest) = input.split_at(8);
+    let split = (options[7] as usize).min(rest.len());
+    let (sizes, data) = rest.split_at(split.min(16));
+    let numbers = [NumberStyle::Pipe, NumberStyle::Tab, NumberStyle::Colon, NumberStyle::None]
+        [options[0] as usize % 4];
+    let start = match options[1] % 4 {
+        0 => Start::Tail(options[2] as u64 % 20 + 1),
+        _ => Start::Line(options[2] as u64 % 40 + 1),
+    };
+    let spec = WindowSpec {
+        start,
+        limit: options[3] as u64 % 30 + 1,
+        start_char: match start {
+            Start::Line(_) => options[4] as u64 % 10 + 1,
+            Start::Tail(_) => 1,
+        },
+        max_line_chars: options[5] as u64 % 40 + 1,
+        max_bytes: options[6] as u64 * 4 + 1,
+        numbers,
+    };
+    let got = read_window(Trickle { data, sizes, turn: 0 }, &spec);
+    match (got, naive(data, &spec)) {
+        (Ok(window), Some((content, total, truncated))) => {
+            assert_eq!(String::from_utf8(window.content.clone()).unwrap(), content, "{spec:?}");
+            assert_eq!(window.total_lines, total, "{spec:?}");
+            assert_eq!(window.truncated(), truncated, "{spec:?}");
+        }
+        (Err(WindowError::StartLinePastEnd { .. } | WindowError::StartCharPastEnd { .. }), None) => {}
+        (got, want) => panic!("reader {got:?} but reference {want:?} for {spec:?}"),
+    }
+});

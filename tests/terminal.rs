@@ -1,0 +1,116 @@
+//! On a terminal, control characters show visibly and colour follows `--color` and
+//! NO_COLOR; off a terminal the content is byte-faithful. Runs agentread on a real
+//! pseudo-terminal.
+
+mod common;
+
+use std::fs::File;
+use std::io::Read;
+use std::process::{Command, Stdio};
+
+use common::{Workspace, stdout};
+use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+use rustix::termios::{OptionalActions, OutputModes, tcgetattr, tcsetattr};
+
+/// Runs agentread with its stdout on a pseudo-terminal; returns what the terminal received.
+fn on_terminal(ws: &Workspace, args: &[&str], env: &[(&str, &str)]) -> String {
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
+    grantpt(&master).unwrap();
+    unlockpt(&master).unwrap();
+    let name = ptsname(&master, Vec::new()).unwrap();
+    let slave = File::options()
+        .read(true)
+        .write(true)
+        .open(name.to_str().unwrap())
+        .unwrap();
+    // No output processing: see the bytes as written, without "\n" -> "\r\n".
+    let mut modes = tcgetattr(&slave).unwrap();
+    modes.output_modes.remove(OutputModes::OPOST);
+    tcsetattr(&slave, OptionalActions::Now, &modes).unwrap();
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("agentread"));
+    cmd.current_dir(ws.path())
+        .args(args)
+        .env_remove("NO_COLOR")
+        .env_remove("AGENTREAD_ROOT")
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(slave))
+        .stderr(Stdio::null());
+    for (key, value) in env {
+        cmd.env(key, value);
+    }
+    let mut child = cmd.spawn().unwrap();
+    drop(cmd); // closes our copy of the terminal's slave side
+    let mut master = File::from(master);
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    // The master reads EIO once the child has closed the slave side.
+    while let Ok(n) = master.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        seen.extend_from_slice(&buf[..n]);
+    }
+    child.wait().unwrap();
+    String::from_utf8(seen).unwrap()
+}
+
+#[test]
+fn control_characters_show_as_pictures_on_a_terminal() {
+    let ws = Workspace::new();
+    ws.file("evil.txt", "a\x1b[2Jb\rc\x07\x7f\u{9b}d\te\n");
+    let seen = on_terminal(&ws, &["evil.txt", "--color", "never"], &[]);
+    assert_eq!(
+        seen,
+        "   1 | a\u{241b}[2Jb\u{240d}c\u{2407}\u{2421}\u{fffd}d\te\n"
+    );
+    // Off a terminal, the same bytes pass through unchanged.
+    let piped = stdout(&ws.run(&["evil.txt", "--color", "never"]));
+    assert_eq!(piped, "   1 | a\x1b[2Jb\rc\x07\x7f\u{9b}d\te\n");
+}
+
+#[test]
+fn colour_on_a_terminal_dims_the_gutter_and_highlights_the_footer() {
+    let ws = Workspace::new();
+    ws.file("f.txt", "one\ntwo\n");
+    let seen = on_terminal(&ws, &["f.txt", "-n", "1"], &[]);
+    assert_eq!(
+        seen,
+        "\x1b[2m   1 | \x1b[0mone\n\n\x1b[33m[Truncated: showing lines 1-1 of 2. Use --start-line 2 to continue.]\x1b[39m\n"
+    );
+    // The file's own escape sequences are still pictures, never obeyed.
+    ws.file("esc.txt", "\x1b[31mred\n");
+    let seen = on_terminal(&ws, &["esc.txt"], &[]);
+    assert_eq!(seen, "\x1b[2m   1 | \x1b[0m\u{241b}[31mred\n");
+}
+
+#[test]
+fn no_color_and_never_turn_colour_off_but_always_wins() {
+    let ws = Workspace::new();
+    ws.file("f.txt", "one\n");
+    assert_eq!(
+        on_terminal(&ws, &["f.txt"], &[("NO_COLOR", "1")]),
+        "   1 | one\n"
+    );
+    assert_eq!(
+        on_terminal(&ws, &["f.txt", "--color", "never"], &[]),
+        "   1 | one\n"
+    );
+    // An empty NO_COLOR does not count.
+    assert!(on_terminal(&ws, &["f.txt"], &[("NO_COLOR", "")]).contains("\x1b[2m"));
+    assert!(
+        on_terminal(&ws, &["f.txt", "--color", "always"], &[("NO_COLOR", "1")]).contains("\x1b[2m")
+    );
+}
+
+#[test]
+fn colour_is_never_written_off_a_terminal_or_in_json_and_xml() {
+    let ws = Workspace::new();
+    ws.file("f.txt", "one\n");
+    assert_eq!(stdout(&ws.run(&["f.txt"])), "   1 | one\n");
+    let always = stdout(&ws.run(&["f.txt", "--color", "always"]));
+    assert_eq!(always, "\x1b[2m   1 | \x1b[0mone\n");
+    for format in ["json", "xml"] {
+        let seen = on_terminal(&ws, &["f.txt", "-f", format, "--color", "always"], &[]);
+        assert!(!seen.contains('\x1b'), "{format}: {seen}");
+    }
+}
