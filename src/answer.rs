@@ -16,6 +16,7 @@ use crate::outcome::{Answer, FileFacts, Listing, Success, TextRead, Unchanged};
 use crate::request::{Request, Target};
 use crate::sandbox::Opened;
 use crate::sniff;
+use crate::suggest;
 use crate::window::{self, Start, WindowError};
 
 pub const STDIN_LABEL: &str = "<stdin>";
@@ -35,7 +36,14 @@ pub fn answer(request: &Request, target: &Target) -> Answer {
 }
 
 fn read_path(request: &Request, path: &OsStr) -> Result<Success, Error> {
-    let resolved = request.root.resolve(path)?;
+    let resolved = request.root.resolve(path).map_err(|err| match err.code {
+        ErrorCode::NotFound => {
+            let display = request.root.display_of(path);
+            let candidates = suggest::suggestions(&request.root, &display);
+            err.with_suggestions(candidates)
+        }
+        _ => err,
+    })?;
     match resolved.opened {
         Opened::File { file, stat } => {
             read_file(request, resolved.display, resolved.real, &file, &stat)
@@ -75,7 +83,7 @@ fn read_file(
     }
     let facts = FileFacts {
         path: display,
-        path_resolved: Some(real),
+        path_resolved: real,
         size_bytes: size,
         mtime_ms: Some(mtime_ms(stat)),
         content_hash: None,
@@ -87,7 +95,7 @@ fn read_file(
 fn read_stdin(request: &Request) -> Result<Success, Error> {
     let facts = FileFacts {
         path: STDIN_LABEL.to_string(),
-        path_resolved: None,
+        path_resolved: STDIN_LABEL.to_string(),
         size_bytes: 0,
         mtime_ms: None,
         content_hash: None,

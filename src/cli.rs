@@ -10,7 +10,8 @@ use clap::{Parser, ValueEnum};
 
 use crate::numbers::NumberStyle;
 
-const EXAMPLES: &str = "\
+/// The examples of `--help`, also the EXAMPLES section of the man page.
+pub const EXAMPLES: &str = "\
 Examples:
   agentread src/main.rs                       lines 1-500, numbered \"   1 | \"
   agentread src/main.rs --start-line 501      the next page

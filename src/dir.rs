@@ -15,8 +15,59 @@ use crate::sandbox::{Kind, Root};
 pub fn entries(root: &Root, fd: &OwnedFd, real: &str, display: &str) -> Result<Vec<String>, Error> {
     let failed = |e: rustix::io::Errno| Error::read_failed(display, &std::io::Error::from(e));
     let mut found: Vec<(Vec<u8>, bool)> = Vec::new();
-    for entry in Dir::read_from(fd).map_err(failed)? {
-        let entry = entry.map_err(failed)?;
+    for (name, file_type) in raw_entries(fd, usize::MAX).map_err(failed)? {
+        let is_dir = match file_type {
+            FileType::Directory => true,
+            // A link is followed only when it stays inside the root.
+            FileType::Symlink => {
+                let mut path = if real == "." {
+                    Vec::new()
+                } else {
+                    [real.as_bytes(), b"/"].concat()
+                };
+                path.extend_from_slice(&name);
+                root.kind_of(OsStr::from_bytes(&path)) == Some(Kind::Directory)
+            }
+            _ => false,
+        };
+        found.push((name, is_dir));
+    }
+    found.sort_by_cached_key(|(name, _)| {
+        (String::from_utf8_lossy(name).to_lowercase(), name.clone())
+    });
+    Ok(found
+        .into_iter()
+        .map(|(name, is_dir)| label(&name, is_dir))
+        .collect())
+}
+
+/// Up to `cap` entry names, unsorted, directories (not links to them) suffixed with `/`:
+/// a cheap look for "did you mean".
+pub fn names(fd: &OwnedFd, cap: usize) -> Vec<String> {
+    raw_entries(fd, cap)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(name, file_type)| label(&name, file_type == FileType::Directory))
+        .collect()
+}
+
+fn label(name: &[u8], is_dir: bool) -> String {
+    let mut label = String::from_utf8_lossy(name).into_owned();
+    if is_dir {
+        label.push('/');
+    }
+    label
+}
+
+/// Up to `cap` entries with their types (`.` and `..` left out); a type the directory does
+/// not record is asked of the file itself, without following links.
+fn raw_entries(fd: &OwnedFd, cap: usize) -> Result<Vec<(Vec<u8>, FileType)>, rustix::io::Errno> {
+    let mut found = Vec::new();
+    for entry in Dir::read_from(fd)? {
+        if found.len() >= cap {
+            break;
+        }
+        let entry = entry?;
         let name = entry.file_name().to_bytes();
         if name == b"." || name == b".." {
             continue;
@@ -29,33 +80,7 @@ pub fn entries(root: &Root, fd: &OwnedFd, real: &str, display: &str) -> Result<V
             }
             known => known,
         };
-        let is_dir = match file_type {
-            FileType::Directory => true,
-            // A link is followed only when it stays inside the root.
-            FileType::Symlink => {
-                let mut path = if real == "." {
-                    Vec::new()
-                } else {
-                    [real.as_bytes(), b"/"].concat()
-                };
-                path.extend_from_slice(name);
-                root.kind_of(OsStr::from_bytes(&path)) == Some(Kind::Directory)
-            }
-            _ => false,
-        };
-        found.push((name.to_vec(), is_dir));
+        found.push((name.to_vec(), file_type));
     }
-    found.sort_by_cached_key(|(name, _)| {
-        (String::from_utf8_lossy(name).to_lowercase(), name.clone())
-    });
-    Ok(found
-        .into_iter()
-        .map(|(name, is_dir)| {
-            let mut name = String::from_utf8_lossy(&name).into_owned();
-            if is_dir {
-                name.push('/');
-            }
-            name
-        })
-        .collect())
+    Ok(found)
 }

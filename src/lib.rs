@@ -15,7 +15,9 @@ pub mod outcome;
 pub mod render;
 pub mod request;
 pub mod sandbox;
+pub mod schema;
 pub mod sniff;
+pub mod suggest;
 pub mod window;
 
 use std::ffi::{OsStr, OsString};
@@ -61,6 +63,14 @@ pub fn run(args: Vec<OsString>) -> u8 {
             );
         }
     };
+    if let Some(flavor) = cli.tool_schema {
+        let definition = schema::definition(flavor);
+        let text = serde_json::to_string_pretty(&definition).unwrap_or_default() + "\n";
+        return match io::stdout().lock().write_all(text.as_bytes()) {
+            Ok(()) => 0,
+            Err(err) => write_failed(&err, 0),
+        };
+    }
     let cwd_root = cli.root.clone();
     let request = match Request::from_cli(cli, read_stdin_to_string) {
         Ok(request) => request,

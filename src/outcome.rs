@@ -28,7 +28,7 @@ pub enum Success {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileFacts {
     pub path: String,
-    pub path_resolved: Option<String>,
+    pub path_resolved: String,
     pub size_bytes: u64,
     pub mtime_ms: Option<i64>,
     pub content_hash: Option<String>,

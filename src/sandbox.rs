@@ -70,11 +70,13 @@ impl Root {
     /// Opens `dir` (relative to the current directory) as the root.
     /// `source` names where it came from in an error (`--root`, `$AGENTREAD_ROOT`).
     pub fn open(dir: &Path, source: &str) -> Result<Root, Error> {
-        let not_a_dir = || {
-            Error::invalid_param(format!(
+        // An absolute root is not echoed: no absolute path of the machine is printed.
+        let not_a_dir = || match dir.is_absolute() {
+            true => Error::invalid_param(format!("{source} is not an existing directory.")),
+            false => Error::invalid_param(format!(
                 "{source} '{}' is not an existing directory.",
                 dir.display()
-            ))
+            )),
         };
         let canonical = std::fs::canonicalize(dir).map_err(|_| not_a_dir())?;
         let fd = rustix::fs::open(

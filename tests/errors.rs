@@ -157,3 +157,33 @@ fn paths_that_are_empty_are_invalid_param() {
         "agentread: INVALID_PARAM: The path is empty.\n"
     );
 }
+
+#[test]
+fn a_root_that_is_not_a_directory_is_invalid_param_without_echoing_absolute_paths() {
+    let ws = Workspace::new();
+    ws.file("a.txt", "a\n");
+    let out = ws.run(&["a.txt", "--root", "missing-dir"]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        "agentread: INVALID_PARAM: --root 'missing-dir' is not an existing directory.\n"
+    );
+    let absolute = ws.path().join("missing-dir");
+    let out = ws.run(&["a.txt", "--root", absolute.to_str().unwrap()]);
+    assert_eq!(
+        stderr(&out),
+        "agentread: INVALID_PARAM: --root is not an existing directory.\n"
+    );
+    let out = ws
+        .cmd()
+        .env("AGENTREAD_ROOT", &absolute)
+        .arg("a.txt")
+        .output()
+        .unwrap();
+    assert_eq!(
+        stderr(&out),
+        "agentread: INVALID_PARAM: $AGENTREAD_ROOT is not an existing directory.\n"
+    );
+    // A file is not a root either.
+    assert_eq!(code(&ws.run(&["a.txt", "--root", "a.txt"])), 2);
+}

@@ -1,0 +1,54 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'agentread' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'agentread'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'agentread' {
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'First line to show, 1-based [default: 1]')
+            [CompletionResult]::new('--start-line', '--start-line', [CompletionResultType]::ParameterName, 'First line to show, 1-based [default: 1]')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Most lines to show, 1-2000 [default: 500]')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most lines to show, 1-2000 [default: 500]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: text; json with --call]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text; json with --call]')
+            [CompletionResult]::new('--numbers', '--numbers', [CompletionResultType]::ParameterName, 'Line-number style')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root; nothing outside it is read [default: $AGENTREAD_ROOT, else the current directory]')
+            [CompletionResult]::new('--max-line-chars', '--max-line-chars', [CompletionResultType]::ParameterName, 'Cut longer lines to N characters, marked ` … [+K chars]` [default: 2000]')
+            [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'Budget in bytes for one window''s content, number prefixes included [default: 51200]')
+            [CompletionResult]::new('--max-file-size', '--max-file-size', [CompletionResultType]::ParameterName, 'Refuse larger files: bytes, or K, M, G, KiB, MiB, GiB (1024s), KB, MB, GB (1000s)')
+            [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Encoding: utf-8, auto, or a WHATWG label (gbk, shift_jis, windows-1252, utf-16le, ...) [default: utf-8]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output; NO_COLOR is honoured by auto')
+            [CompletionResult]::new('--call', '--call', [CompletionResultType]::ParameterName, 'Take the parameters as a tool call''s JSON arguments; `-` reads them from standard input')
+            [CompletionResult]::new('--tool-schema', '--tool-schema', [CompletionResultType]::ParameterName, 'Print the tool definition for an agent framework and exit')
+            [CompletionResult]::new('--tail', '--tail', [CompletionResultType]::ParameterName, 'Show the last N lines (1-2000) instead of a start line')
+            [CompletionResult]::new('--start-char', '--start-char', [CompletionResultType]::ParameterName, 'Begin the first line of the window at character C, to page inside a long line [default: 1]')
+            [CompletionResult]::new('--if-changed', '--if-changed', [CompletionResultType]::ParameterName, 'Answer `unchanged`, without content, when the file''s hash is HASH')
+            [CompletionResult]::new('--no-hint', '--no-hint', [CompletionResultType]::ParameterName, 'Print no footer in text mode (for pipelines)')
+            [CompletionResult]::new('--hash', '--hash', [CompletionResultType]::ParameterName, 'Report the BLAKE3 hash of the file''s bytes in stats.content_hash')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,48 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[agentread] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'agentread'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'agentread'= {
+            cand -s 'First line to show, 1-based [default: 1]'
+            cand --start-line 'First line to show, 1-based [default: 1]'
+            cand -n 'Most lines to show, 1-2000 [default: 500]'
+            cand --limit 'Most lines to show, 1-2000 [default: 500]'
+            cand -f 'Output format [default: text; json with --call]'
+            cand --format 'Output format [default: text; json with --call]'
+            cand --numbers 'Line-number style'
+            cand --root 'Workspace root; nothing outside it is read [default: $AGENTREAD_ROOT, else the current directory]'
+            cand --max-line-chars 'Cut longer lines to N characters, marked ` … [+K chars]` [default: 2000]'
+            cand --max-bytes 'Budget in bytes for one window''s content, number prefixes included [default: 51200]'
+            cand --max-file-size 'Refuse larger files: bytes, or K, M, G, KiB, MiB, GiB (1024s), KB, MB, GB (1000s)'
+            cand --encoding 'Encoding: utf-8, auto, or a WHATWG label (gbk, shift_jis, windows-1252, utf-16le, ...) [default: utf-8]'
+            cand --color 'When to colour the output; NO_COLOR is honoured by auto'
+            cand --call 'Take the parameters as a tool call''s JSON arguments; `-` reads them from standard input'
+            cand --tool-schema 'Print the tool definition for an agent framework and exit'
+            cand --tail 'Show the last N lines (1-2000) instead of a start line'
+            cand --start-char 'Begin the first line of the window at character C, to page inside a long line [default: 1]'
+            cand --if-changed 'Answer `unchanged`, without content, when the file''s hash is HASH'
+            cand --no-hint 'Print no footer in text mode (for pipelines)'
+            cand --hash 'Report the BLAKE3 hash of the file''s bytes in stats.content_hash'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+    ]
+    $completions[$command]
+}
