@@ -17,7 +17,7 @@ use crate::request::{Request, Target};
 use crate::sandbox::Opened;
 use crate::sniff;
 use crate::suggest;
-use crate::window::{self, Start, WindowError};
+use crate::window::{self, Input, Start, WindowError};
 
 pub const STDIN_LABEL: &str = "<stdin>";
 
@@ -134,15 +134,39 @@ fn read_text<R: Read>(
     let bom = decoding.bom_len;
     let body = Cursor::new(&head[bom.min(head.len())..]).chain(&mut *metered);
     let spec = &request.window;
-    let result = match (decoding.encoding == UTF_8, spec.start, file) {
-        (true, Start::Tail(n), Some((file, size))) => {
-            match input::tail_offset(file, bom as u64, size, n) {
-                Ok(offset) => window::read_tail_from(body, offset - bom as u64, n, spec),
-                Err(err) => Err(WindowError::Io(err)),
+    let start = bom as u64;
+    let result = match (decoding.encoding == UTF_8, file) {
+        // A regular file read as UTF-8 without a hash is read at offsets, so that large
+        // skips and counts run on every core.
+        (true, Some((file, size))) if !request.wants_hash() => {
+            let input: Input<'_, std::io::Empty> = Input::File {
+                file,
+                start,
+                end: size,
+            };
+            match spec.start {
+                Start::Tail(n) => input::tail_offset(file, start, size, n)
+                    .map_err(WindowError::Io)
+                    .and_then(|offset| window::read_tail_from(input, offset - start, n, spec)),
+                Start::Line(_) => window::read_window(input, spec),
             }
         }
-        (true, _, _) => window::read_window(body, spec),
-        (false, _, _) => window::read_window(Transcoder::new(body, decoding.encoding), spec),
+        (true, Some((file, size))) if matches!(spec.start, Start::Tail(_)) => {
+            let n = match spec.start {
+                Start::Tail(n) => n,
+                Start::Line(_) => 0,
+            };
+            input::tail_offset(file, start, size, n)
+                .map_err(WindowError::Io)
+                .and_then(|offset| {
+                    window::read_tail_from(Input::Stream(body), offset - start, n, spec)
+                })
+        }
+        (true, _) => window::read_window(Input::Stream(body), spec),
+        (false, _) => window::read_window(
+            Input::Stream(Transcoder::new(body, decoding.encoding)),
+            spec,
+        ),
     };
     let window = result.map_err(|err| match err {
         WindowError::Io(err) => read_failed(err),
@@ -181,10 +205,13 @@ fn list(
         );
         text.push(b'\n');
     }
-    let window = window::read_window(&text[..], &request.window).map_err(|err| match err {
-        WindowError::Io(err) => Error::read_failed(&display, &err),
-        other => past_the_end(other, &display, "entry", "entries"),
-    })?;
+    let window =
+        window::read_window(Input::Stream(&text[..]), &request.window).map_err(
+            |err| match err {
+                WindowError::Io(err) => Error::read_failed(&display, &err),
+                other => past_the_end(other, &display, "entry", "entries"),
+            },
+        )?;
     let first = (window.start_line - 1) as usize;
     let entries = names
         .into_iter()

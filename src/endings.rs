@@ -24,7 +24,7 @@ impl LineEndings {
 }
 
 /// Watches consecutive pieces of a stream. A lone `\r` is not a line end.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, Copy)]
 pub struct EndingsScan {
     crlf: bool,
     bare_lf: bool,
@@ -58,6 +58,28 @@ impl EndingsScan {
             }
         }
         self.prev_cr = last == b'\r';
+    }
+
+    /// A scan that goes on after `byte` (for a piece whose first byte is scanned elsewhere).
+    pub fn after(byte: u8) -> EndingsScan {
+        EndingsScan {
+            prev_cr: byte == b'\r',
+            ..EndingsScan::default()
+        }
+    }
+
+    /// Continues this scan with a following piece: its first byte `first`, and `rest`, the
+    /// scan of the piece after that byte (started with [`EndingsScan::after`]).
+    pub fn join(&mut self, first: u8, rest: &EndingsScan) {
+        if first == b'\n' {
+            match self.prev_cr {
+                true => self.crlf = true,
+                false => self.bare_lf = true,
+            }
+        }
+        self.crlf |= rest.crlf;
+        self.bare_lf |= rest.bare_lf;
+        self.prev_cr = rest.prev_cr;
     }
 
     pub fn result(&self) -> LineEndings {

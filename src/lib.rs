@@ -17,7 +17,9 @@ pub mod request;
 pub mod sandbox;
 pub mod schema;
 pub mod sniff;
+pub mod source;
 pub mod suggest;
+pub mod tally;
 pub mod window;
 
 use std::ffi::{OsStr, OsString};

@@ -8,15 +8,10 @@
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
-use memchr::{memchr, memchr_iter};
-
-use crate::endings::{EndingsScan, LineEndings};
+use crate::endings::LineEndings;
 use crate::line::{LineCutter, LineFacts};
 use crate::numbers::NumberStyle;
-
-/// Size of the one read buffer: large enough that a read() costs little per byte,
-/// small enough to stay in L2 cache while it is counted.
-pub const BUFFER_SIZE: usize = 256 * 1024;
+pub use crate::source::{BUFFER_SIZE, Input, LineSource};
 
 /// Where the window begins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,8 +158,15 @@ impl From<io::Error> for WindowError {
 }
 
 /// Reads the window `spec` asks for from `input`.
-pub fn read_window<R: Read>(input: R, spec: &WindowSpec) -> Result<Window, WindowError> {
-    let mut source = LineSource::new(input);
+pub fn read_window<R: Read>(input: Input<'_, R>, spec: &WindowSpec) -> Result<Window, WindowError> {
+    window_from(LineSource::new(input), spec)
+}
+
+/// Reads the window `spec` asks for from lines already set up.
+pub fn window_from<R: Read>(
+    mut source: LineSource<'_, R>,
+    spec: &WindowSpec,
+) -> Result<Window, WindowError> {
     match spec.start {
         Start::Line(start) => forward(&mut source, start, spec),
         Start::Tail(n) => tail_by_streaming(&mut source, n, spec),
@@ -174,12 +176,21 @@ pub fn read_window<R: Read>(input: R, spec: &WindowSpec) -> Result<Window, Windo
 /// `--tail` when the caller already knows the byte offset (relative to `input`) where the
 /// last `n` lines begin: the lines before are only counted.
 pub fn read_tail_from<R: Read>(
-    input: R,
+    input: Input<'_, R>,
     offset: u64,
     n: u64,
     spec: &WindowSpec,
 ) -> Result<Window, WindowError> {
-    let mut source = LineSource::new(input);
+    tail_from(LineSource::new(input), offset, n, spec)
+}
+
+/// [`read_tail_from`] on lines already set up.
+pub fn tail_from<R: Read>(
+    mut source: LineSource<'_, R>,
+    offset: u64,
+    n: u64,
+    spec: &WindowSpec,
+) -> Result<Window, WindowError> {
     let before = source.skip_to(offset)?;
     let mut shown = Vec::new();
     let mut renderer = Renderer::new(spec);
@@ -191,11 +202,11 @@ pub fn read_tail_from<R: Read>(
     }
     let rest = source.count_rest()?;
     let total = number - 1 + rest;
-    Ok(fit_tail(shown.into(), total, spec, source.endings.result()))
+    Ok(fit_tail(shown.into(), total, spec, source.line_endings()))
 }
 
 fn forward<R: Read>(
-    source: &mut LineSource<R>,
+    source: &mut LineSource<'_, R>,
     start: u64,
     spec: &WindowSpec,
 ) -> Result<Window, WindowError> {
@@ -204,7 +215,7 @@ fn forward<R: Read>(
         let total = skipped + u64::from(source.ends_inside_a_line());
         if start == 1 && total == 0 {
             let mut window = Window::empty(1);
-            window.line_endings = source.endings.result();
+            window.line_endings = source.line_endings();
             return Ok(window);
         }
         return Err(WindowError::StartLinePastEnd {
@@ -246,13 +257,13 @@ fn forward<R: Read>(
         (_, true) => Some(TruncatedBy::Bytes),
         (_, false) => Some(TruncatedBy::Limit),
     };
-    window.line_endings = source.endings.result();
+    window.line_endings = source.line_endings();
     Ok(window)
 }
 
 /// `--tail` on a stream that cannot be read backwards: keep the last `n` rendered lines.
 fn tail_by_streaming<R: Read>(
-    source: &mut LineSource<R>,
+    source: &mut LineSource<'_, R>,
     n: u64,
     spec: &WindowSpec,
 ) -> Result<Window, WindowError> {
@@ -271,7 +282,7 @@ fn tail_by_streaming<R: Read>(
         ring.push_back((slot, ShownLine { number, facts }));
         number += 1;
     }
-    Ok(fit_tail(ring, number - 1, spec, source.endings.result()))
+    Ok(fit_tail(ring, number - 1, spec, source.line_endings()))
 }
 
 /// Assembles a tail window, leaving out its oldest lines while it exceeds the budget.
@@ -324,7 +335,7 @@ impl Renderer {
 
     fn render<R: Read>(
         &mut self,
-        source: &mut LineSource<R>,
+        source: &mut LineSource<'_, R>,
         number: u64,
         skip: u64,
     ) -> io::Result<(&[u8], LineFacts)> {
@@ -346,158 +357,6 @@ pub fn write_cut_marker(out: &mut Vec<u8>, dropped: u64) {
     out.extend_from_slice(" … [+".as_bytes());
     out.extend_from_slice(itoa::Buffer::new().format(dropped).as_bytes());
     out.extend_from_slice(b" chars]");
-}
-
-/// A byte stream seen as lines, read through one fixed buffer.
-pub struct LineSource<R> {
-    input: R,
-    buf: Box<[u8]>,
-    pos: usize,
-    end: usize,
-    consumed: u64,
-    last_byte: Option<u8>,
-    endings: EndingsScan,
-}
-
-impl<R: Read> LineSource<R> {
-    pub fn new(input: R) -> LineSource<R> {
-        LineSource {
-            input,
-            buf: vec![0; BUFFER_SIZE].into_boxed_slice(),
-            pos: 0,
-            end: 0,
-            consumed: 0,
-            last_byte: None,
-            endings: EndingsScan::default(),
-        }
-    }
-
-    /// Makes sure unread bytes are buffered; false at the end of the input.
-    fn fill(&mut self) -> io::Result<bool> {
-        if self.pos < self.end {
-            return Ok(true);
-        }
-        self.pos = 0;
-        self.end = 0;
-        loop {
-            match self.input.read(&mut self.buf) {
-                Ok(0) => return Ok(false),
-                Ok(n) => {
-                    self.end = n;
-                    return Ok(true);
-                }
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-                Err(err) => return Err(err),
-            }
-        }
-    }
-
-    fn consume(&mut self, n: usize) {
-        if n == 0 {
-            return;
-        }
-        let bytes = &self.buf[self.pos..self.pos + n];
-        self.endings.scan(bytes);
-        self.last_byte = Some(bytes[n - 1]);
-        self.pos += n;
-        self.consumed += n as u64;
-    }
-
-    /// Whether another line begins here.
-    pub fn has_more(&mut self) -> io::Result<bool> {
-        self.fill()
-    }
-
-    /// At the end of the input: whether its last line has no final `\n`.
-    fn ends_inside_a_line(&self) -> bool {
-        self.last_byte.is_some_and(|b| b != b'\n')
-    }
-
-    /// Passes over `n` lines without decoding them; returns how many newlines it passed.
-    pub fn skip_lines(&mut self, n: u64) -> io::Result<u64> {
-        let mut left = n;
-        while left > 0 && self.fill()? {
-            let avail = &self.buf[self.pos..self.end];
-            let count = bytecount::count(avail, b'\n') as u64;
-            if count < left {
-                left -= count;
-                self.consume(avail.len());
-            } else {
-                let at = memchr_iter(b'\n', avail)
-                    .nth((left - 1) as usize)
-                    .unwrap_or(avail.len() - 1);
-                left = 0;
-                self.consume(at + 1);
-            }
-        }
-        Ok(n - left)
-    }
-
-    /// Passes over the bytes up to `offset`; returns how many newlines it passed.
-    pub fn skip_to(&mut self, offset: u64) -> io::Result<u64> {
-        let mut newlines = 0;
-        while self.consumed < offset && self.fill()? {
-            let want = (offset - self.consumed).min((self.end - self.pos) as u64) as usize;
-            newlines += bytecount::count(&self.buf[self.pos..self.pos + want], b'\n') as u64;
-            self.consume(want);
-        }
-        Ok(newlines)
-    }
-
-    /// Counts the lines from here to the end (a last line without `\n` included).
-    pub fn count_rest(&mut self) -> io::Result<u64> {
-        let mut lines = 0;
-        let mut any = false;
-        while self.fill()? {
-            any = true;
-            let avail = self.end - self.pos;
-            lines += bytecount::count(&self.buf[self.pos..self.end], b'\n') as u64;
-            self.consume(avail);
-        }
-        Ok(lines + u64::from(any && self.ends_inside_a_line()))
-    }
-
-    /// Feeds the next line's text to `cutter`, without its `\n` or CRLF.
-    /// A lone `\r` is text, also at the end of the input.
-    pub fn next_line(&mut self, cutter: &mut LineCutter, out: &mut Vec<u8>) -> io::Result<()> {
-        let mut pending_cr = false;
-        while self.fill()? {
-            let avail = &self.buf[self.pos..self.end];
-            match memchr(b'\n', avail) {
-                Some(at) => {
-                    let mut text = &avail[..at];
-                    if at > 0 {
-                        if pending_cr {
-                            cutter.feed(b"\r", out);
-                        }
-                        if text[at - 1] == b'\r' {
-                            text = &text[..at - 1];
-                        }
-                    }
-                    cutter.feed(text, out);
-                    self.consume(at + 1);
-                    return Ok(());
-                }
-                None => {
-                    if pending_cr {
-                        cutter.feed(b"\r", out);
-                    }
-                    let mut text = avail;
-                    pending_cr = text.last() == Some(&b'\r');
-                    if pending_cr {
-                        text = &text[..text.len() - 1];
-                    }
-                    cutter.feed(text, out);
-                    let n = avail.len();
-                    self.consume(n);
-                }
-            }
-        }
-        if pending_cr {
-            cutter.feed(b"\r", out);
-        }
-        Ok(())
-    }
 }
 
 #[cfg(test)]
@@ -539,7 +398,7 @@ mod tests {
     }
 
     fn read(data: &[u8], spec: &WindowSpec) -> Window {
-        read_window(data, spec).expect("window")
+        read_window(Input::Stream(data), spec).expect("window")
     }
 
     fn text(window: &Window) -> String {
@@ -580,7 +439,7 @@ mod tests {
 
     #[test]
     fn start_past_the_end_names_the_count() {
-        let err = read_window(&b"a\nb\n"[..], &spec(3, 10)).unwrap_err();
+        let err = read_window(Input::Stream(&b"a\nb\n"[..]), &spec(3, 10)).unwrap_err();
         assert!(matches!(
             err,
             WindowError::StartLinePastEnd {
@@ -588,7 +447,7 @@ mod tests {
                 total_lines: 2
             }
         ));
-        let err = read_window(&b""[..], &spec(2, 10)).unwrap_err();
+        let err = read_window(Input::Stream(&b""[..]), &spec(2, 10)).unwrap_err();
         assert!(matches!(
             err,
             WindowError::StartLinePastEnd {
@@ -648,7 +507,7 @@ mod tests {
         );
         s.start_char = 7;
         assert!(matches!(
-            read_window(&b"0123\nabcdef\n"[..], &s),
+            read_window(Input::Stream(&b"0123\nabcdef\n"[..]), &s),
             Err(WindowError::StartCharPastEnd {
                 line: 2,
                 start_char: 7,
@@ -670,7 +529,7 @@ mod tests {
         assert_eq!(text(&w), "   9 | 9\n  10 | 10\n");
         assert_eq!(w.tail_dropped, 1);
         let offset = data.find("8\n").unwrap() as u64;
-        let fast = read_tail_from(data.as_bytes(), offset, 3, &s).unwrap();
+        let fast = read_tail_from(Input::Stream(data.as_bytes()), offset, 3, &s).unwrap();
         assert_eq!(fast, w);
     }
 
@@ -731,6 +590,59 @@ mod tests {
         (out, lines.len() as u64)
     }
 
+    fn naive_endings(data: &[u8]) -> LineEndings {
+        let mut scan = crate::endings::EndingsScan::default();
+        scan.scan(data);
+        scan.result()
+    }
+
+    /// Reads `data` (after `skip` leading bytes) as a file, with every skip and count done
+    /// by the parallel tally in chunks of `chunk` bytes.
+    fn read_as_file(
+        data: &[u8],
+        skip: usize,
+        chunk: u64,
+        spec: &WindowSpec,
+    ) -> Result<Window, WindowError> {
+        use std::io::Write;
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(data).unwrap();
+        let input: Input<'_, std::io::Empty> = Input::File {
+            file: &file,
+            start: skip as u64,
+            end: data.len() as u64,
+        };
+        let source = LineSource::with_parallel(input, crate::tally::Parallel { min: 0, chunk });
+        match spec.start {
+            Start::Tail(n) => {
+                let offset =
+                    crate::input::tail_offset(&file, skip as u64, data.len() as u64, n).unwrap();
+                tail_from(source, offset - skip as u64, n, spec)
+            }
+            Start::Line(_) => window_from(source, spec),
+        }
+    }
+
+    #[test]
+    fn a_file_read_with_parallel_tallies_matches_a_stream() {
+        let data: String = (1..=500).map(|i| format!("line {i}\r\n")).collect();
+        for (start, chunk) in [(1, 7), (2, 64), (250, 100), (500, 3), (501, 4096)] {
+            let s = spec(start, 10);
+            let file = read_as_file(data.as_bytes(), 0, chunk, &s);
+            let stream = read_window(Input::Stream(data.as_bytes()), &s);
+            match (file, stream) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "start {start} chunk {chunk}"),
+                (
+                    Err(WindowError::StartLinePastEnd { total_lines: a, .. }),
+                    Err(WindowError::StartLinePastEnd { total_lines: b, .. }),
+                ) => {
+                    assert_eq!(a, b)
+                }
+                (a, b) => panic!("{a:?} vs {b:?}"),
+            }
+        }
+    }
+
     proptest! {
         #[test]
         fn agrees_with_a_naive_reader_at_every_buffer_boundary(
@@ -748,7 +660,7 @@ mod tests {
             s.max_line_chars = max_chars;
             let input = Trickle { data: &data, sizes, turn: 0 };
             let (want, total) = naive_window(&data, start, limit, max_chars);
-            match read_window(input, &s) {
+            match read_window(Input::Stream(input), &s) {
                 Ok(w) => {
                     prop_assert_eq!(text(&w), want);
                     prop_assert_eq!(w.total_lines, total);
@@ -757,6 +669,49 @@ mod tests {
                 Err(WindowError::StartLinePastEnd { total_lines, .. }) => {
                     prop_assert_eq!(total_lines, total);
                     prop_assert!(start > total && !(start == 1 && total == 0));
+                }
+                Err(other) => prop_assert!(false, "unexpected {:?}", other),
+            }
+        }
+
+        #[test]
+        fn file_reads_with_tiny_parallel_chunks_agree_with_a_naive_reader(
+            data in proptest::collection::vec(
+                prop_oneof![Just(b'\n'), Just(b'\r'), Just(b'a'), Just(0xC3u8), Just(0xA9u8), Just(0xFFu8)],
+                0..90,
+            ),
+            prefix in 0usize..4,
+            start in 1u64..14,
+            limit in 1u64..6,
+            tail in proptest::option::of(1u64..6),
+            chunk in 1u64..9,
+        ) {
+            let prefix = prefix.min(data.len());
+            let body = &data[prefix..];
+            let mut s = spec(start, limit);
+            s.max_line_chars = 3;
+            if let Some(n) = tail {
+                s.start = Start::Tail(n);
+                s.limit = n;
+            }
+            let total = naive_lines(body).len() as u64;
+            let first = match s.start {
+                Start::Tail(n) => total.saturating_sub(n) + 1,
+                Start::Line(start) => start,
+            };
+            let (want, _) = naive_window(body, first, s.limit, 3);
+            match read_as_file(&data, prefix, chunk, &s) {
+                Ok(w) => {
+                    prop_assert_eq!(text(&w), want);
+                    prop_assert_eq!(w.total_lines, total);
+                    prop_assert_eq!(w.line_endings, naive_endings(body));
+                    if tail.is_none() {
+                        prop_assert_eq!(w.truncated(), first - 1 + w.lines_read() < total);
+                    }
+                }
+                Err(WindowError::StartLinePastEnd { total_lines, .. }) => {
+                    prop_assert_eq!(total_lines, total);
+                    prop_assert!(tail.is_none() && start > total && !(start == 1 && total == 0));
                 }
                 Err(other) => prop_assert!(false, "unexpected {:?}", other),
             }
@@ -773,7 +728,7 @@ mod tests {
             let (want, _) = naive_window(&data, start, n, 2000);
             let mut s = spec(1, n);
             s.start = Start::Tail(n);
-            let w = read_window(Trickle { data: &data, sizes, turn: 0 }, &s).unwrap();
+            let w = read_window(Input::Stream(Trickle { data: &data, sizes, turn: 0 }), &s).unwrap();
             prop_assert_eq!(text(&w), want);
             prop_assert_eq!((w.total_lines, w.start_line), (total, start.max(1)));
         }

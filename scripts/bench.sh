@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# bench.sh — agentread against the Unix pipelines a user would write instead.
+#
+# Usage: scripts/bench.sh [--quick] [--runs N] [--corpus DIR] [--bin PATH] [--only a,b]
+#   --quick       fewer runs (rough numbers in about a minute)
+#   --runs N      runs per command for the big-file scenarios (default 15)
+#   --corpus DIR  where the corpus is made (default /tmp/agentread-bench-corpus; kept)
+#   --bin PATH    the agentread binary (default target/release/agentread, built if missing)
+#   --only LIST   scenarios to run: deep-big, tail-big, oneline, tiny, start-medium
+#
+# Each scenario is one hyperfine run (-N, --output=pipe, medians) holding agentread and
+# its baselines, so machine noise hits both alike; only the ratios are meaningful on a
+# shared machine. Peak RSS comes from GNU time. Needs hyperfine, GNU time, python3, mawk.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+QUICK=0 RUNS=15 CORPUS=/tmp/agentread-bench-corpus BIN=target/release/agentread ONLY=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --quick) QUICK=1; RUNS=5; shift ;;
+    --runs) RUNS=$2; shift 2 ;;
+    --corpus) CORPUS=$2; shift 2 ;;
+    --bin) BIN=$2; shift 2 ;;
+    --only) ONLY=$2; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+for tool in hyperfine python3 mawk; do
+  command -v "$tool" > /dev/null || { echo "bench.sh: $tool is needed (apt-get install hyperfine python3 mawk time)" >&2; exit 2; }
+done
+[[ -x /usr/bin/time ]] || { echo "bench.sh: GNU time is needed at /usr/bin/time" >&2; exit 2; }
+[[ -x $BIN ]] || cargo build --release --quiet
+BIN=$(realpath "$BIN")
+
+# ---------------------------------------------------------------- corpus (deterministic)
+mkdir -p "$CORPUS"
+CORPUS=$CORPUS python3 - <<'PY'
+import os
+out = os.environ["CORPUS"]
+WORDS = ("alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega request "
+         "response buffer cache index token parser reader writer stream window offset "
+         "length count handle socket worker thread queue shard replica leader commit").split()
+UTF8 = ["café", "naïve", "日本語", "Grüße", "→", "✓"]
+class Rng:
+    def __init__(self, seed): self.s = seed
+    def next(self):
+        self.s = (self.s * 6364136223846793005 + 1442695040888963407) & (2**64 - 1)
+        return self.s >> 33
+def made(name, size):
+    p = os.path.join(out, name)
+    return os.path.exists(p) and os.path.getsize(p) >= size
+def source(n, seed):
+    r, lines = Rng(seed), []
+    while len(lines) < n:
+        x = r.next()
+        w = lambda k: WORDS[(x >> k) % len(WORDS)]
+        lines.append(f"    let {w(1)}_{x % 97} = {w(7)}({w(13)}, {x % 65536}).map_err(Error::{w(19).title()})?; // {UTF8[x % 6]}")
+        if x % 5 == 0: lines.append("")
+        if x % 7 == 0: lines.append(f"pub fn {w(3)}_{w(11)}(input: &[u8]) -> Result<usize, Error> {{")
+    return "\n".join(lines[:n]) + "\n"
+for name, n, seed in (("small.rs", 300, 1), ("medium.rs", 20000, 2)):
+    if not made(name, 1):
+        open(os.path.join(out, name), "w", encoding="utf-8").write(source(n, seed))
+if not made("big.log", 1_000_000_000):
+    r = Rng(3)
+    with open(os.path.join(out, "big.log"), "wb") as f:
+        for block in range(100):
+            rows = []
+            for i in range(block * 100_000, (block + 1) * 100_000):
+                x = r.next()
+                words = " ".join(WORDS[(x >> k) % len(WORDS)] for k in range(0, 3 * (x % 11) + 6, 3))
+                rows.append(f"2026-11-{1 + i // 400_000:02d}T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}.{x % 1000:03d}Z "
+                            f"{['INFO', 'DEBUG', 'WARN', 'ERROR'][x % 4]:<5} [{WORDS[x % 8]}] seq={i} {words} {UTF8[x % 6] if x % 9 == 0 else ''}")
+            f.write(("\n".join(rows) + "\n").encode())
+if not made("oneline.min.js", 50_000_000):
+    r, parts, size = Rng(4), [], 0
+    while size < 50_000_000:
+        x = r.next()
+        s = f"function {WORDS[x % len(WORDS)]}{x % 9999}(e,t){{return e.{WORDS[(x >> 5) % len(WORDS)]}||\"{UTF8[x % 6]}\"}};"
+        parts.append(s); size += len(s.encode())
+    open(os.path.join(out, "oneline.min.js"), "wb").write("".join(parts).encode())
+PY
+
+# ---------------------------------------------------------------- scenarios
+# name @ agentread arguments @ baseline label @ baseline command @ target ratio
+SCENARIOS=(
+  "deep-big@big.log --start-line 5000001 --limit 500@wc -l alone@wc -l big.log@0.75"
+  "deep-big@big.log --start-line 5000001 --limit 500@tail|head|cat -n; wc -l@sh -c 'tail -n +5000001 big.log | head -n 500 | cat -n; wc -l big.log'@0.35"
+  "tail-big@big.log --tail 500@wc -l alone@wc -l big.log@0.75"
+  "oneline@oneline.min.js --limit 500@head -c 2000; wc -l@sh -c 'head -c 2000 oneline.min.js; wc -l oneline.min.js'@1.2"
+  "tiny@small.rs --limit 2000@cat -n@cat -n small.rs@1.1"
+  "start-medium@medium.rs --limit 500@mawk window + END{NR}@mawk 'NR<=500{printf \"%6d\\t%s\\n\",NR,\$0} END{print NR}' medium.rs@1.0"
+)
+
+OUT=$(mktemp -d /tmp/agentread-bench.XXXXXX)
+cd "$CORPUS"
+printf '%-13s %-26s %10s %10s %8s %7s %s\n' scenario baseline "agentread" baseline ratio target verdict
+i=0
+for row in "${SCENARIOS[@]}"; do
+  IFS='@' read -r name args label base target <<< "$row"
+  [[ -n $ONLY && ",$ONLY," != *",$name,"* ]] && continue
+  i=$((i + 1))
+  runs=$RUNS warm=3
+  case $name in tiny|start-medium) runs=$((RUNS * 20)); warm=20 ;; oneline) runs=$((RUNS * 2)) ;; esac
+  # shellcheck disable=SC2086  # the argument lists are meant to split
+  hyperfine -N --output=pipe --style none --warmup "$warm" --runs "$runs" \
+    --export-json "$OUT/$i.json" "$BIN $args" "$base" > /dev/null 2>&1
+  python3 - "$OUT/$i.json" "$name" "$label" "$target" <<'PY'
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+ours, theirs = results[0]["median"], results[1]["median"]
+ratio = ours / theirs
+target = float(sys.argv[4])
+print(f"{sys.argv[2]:<13} {sys.argv[3]:<26} {ours*1000:8.1f}ms {theirs*1000:8.1f}ms {ratio:7.2f}x {target:6.2f}x {'ok' if ratio <= target else 'MISSED'}")
+PY
+done
+
+echo
+printf '%-13s %12s\n' scenario "peak RSS"
+declare -A seen
+for row in "${SCENARIOS[@]}"; do
+  IFS='@' read -r name args _ _ _ <<< "$row"
+  [[ -n $ONLY && ",$ONLY," != *",$name,"* ]] && continue
+  [[ -n ${seen[$name]:-} ]] && continue
+  seen[$name]=1
+  # shellcheck disable=SC2086
+  /usr/bin/time -f '%M' -o "$OUT/rss" "$BIN" $args > /dev/null 2>&1 || true
+  printf '%-13s %8s KiB\n' "$name" "$(tail -1 "$OUT/rss")"
+done
+echo
+echo "machine: $(nproc) cores, $(uname -sr); $(hyperfine --version); raw results in $OUT"

@@ -1,0 +1,275 @@
+//! Counting the newlines of a file range on every core. Reading a large file is bound by
+//! copying it out of the page cache, which one core cannot do faster than `wc -l`; several
+//! threads, each reading its own chunks with `pread`, can. Per-chunk counts are kept so a
+//! later lookup ("where does line N start?") reads at most one chunk again.
+
+use std::fs::File;
+use std::io;
+use std::os::unix::fs::FileExt;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use memchr::memchr_iter;
+
+use crate::endings::EndingsScan;
+
+/// When and how to count in parallel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parallel {
+    /// Ranges shorter than this are counted by one thread: it is as fast, and starts sooner.
+    pub min: u64,
+    /// Bytes a thread takes at a time; also the most a lookup reads again.
+    pub chunk: u64,
+}
+
+impl Default for Parallel {
+    fn default() -> Parallel {
+        Parallel {
+            min: 8 << 20,
+            chunk: 1 << 20,
+        }
+    }
+}
+
+const READ: usize = 256 * 1024;
+
+/// What one chunk holds.
+#[derive(Debug, Clone, Copy)]
+pub struct Chunk {
+    pub start: u64,
+    pub end: u64,
+    pub newlines: u64,
+    first: u8,
+    last: u8,
+    /// Line endings of the chunk after its first byte, which depends on the chunk before.
+    endings: EndingsScan,
+}
+
+/// The chunks of a range, in order.
+#[derive(Debug, Clone)]
+pub struct Tally {
+    pub chunks: Vec<Chunk>,
+}
+
+impl Tally {
+    pub fn newlines(&self) -> u64 {
+        self.chunks.iter().map(|c| c.newlines).sum()
+    }
+
+    /// Where the counted bytes end.
+    pub fn end(&self) -> u64 {
+        self.chunks.last().map_or(0, |c| c.end)
+    }
+
+    pub fn last_byte(&self) -> Option<u8> {
+        self.chunks.last().map(|c| c.last)
+    }
+
+    /// Adds the range's line endings to `scan`, which has seen the bytes before it.
+    pub fn join_endings(&self, scan: &mut EndingsScan) {
+        for chunk in &self.chunks {
+            scan.join(chunk.first, &chunk.endings);
+        }
+    }
+
+    /// The chunk holding the `n`-th newline (1-based) and the newlines before that chunk.
+    pub fn find_newline(&self, n: u64) -> Option<(&Chunk, u64)> {
+        let mut before = 0;
+        for chunk in &self.chunks {
+            if before + chunk.newlines >= n {
+                return Some((chunk, before));
+            }
+            before += chunk.newlines;
+        }
+        None
+    }
+
+    /// The chunk holding byte `offset`, and the newlines before that chunk.
+    pub fn find_offset(&self, offset: u64) -> Option<(&Chunk, u64)> {
+        let mut before = 0;
+        for chunk in &self.chunks {
+            if offset < chunk.end {
+                return Some((chunk, before));
+            }
+            before += chunk.newlines;
+        }
+        None
+    }
+}
+
+/// Tallies `[from, to)` of `file` on up to as many threads as there are cores.
+pub fn tally(file: &File, from: u64, to: u64, parallel: Parallel) -> io::Result<Tally> {
+    let size = to.saturating_sub(from);
+    let count = size.div_ceil(parallel.chunk.max(1)) as usize;
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8)
+        .min(count.max(1));
+    let next = AtomicUsize::new(0);
+    let work = || -> io::Result<Vec<Chunk>> {
+        let mut buf = vec![0u8; READ];
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= count {
+                return Ok(done);
+            }
+            let start = from + i as u64 * parallel.chunk;
+            let end = (start + parallel.chunk).min(to);
+            if let Some(chunk) = scan_chunk(file, start, end, &mut buf)? {
+                done.push(chunk);
+            }
+        }
+    };
+    let mut chunks = std::thread::scope(|scope| -> io::Result<Vec<Chunk>> {
+        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let mut chunks = work();
+        for helper in helpers {
+            let theirs = helper
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("a counting thread failed")));
+            chunks = chunks.and_then(|mut mine| {
+                mine.extend(theirs?);
+                Ok(mine)
+            });
+        }
+        chunks
+    })?;
+    chunks.sort_unstable_by_key(|c| c.start);
+    Ok(Tally { chunks })
+}
+
+/// Counts one chunk; None when the file ended before it (it shrank since its size was read).
+fn scan_chunk(file: &File, start: u64, end: u64, buf: &mut [u8]) -> io::Result<Option<Chunk>> {
+    let mut chunk: Option<Chunk> = None;
+    let mut pos = start;
+    while pos < end {
+        let want = ((end - pos) as usize).min(buf.len());
+        let n = read_at(file, &mut buf[..want], pos)?;
+        if n == 0 {
+            break;
+        }
+        let bytes = &buf[..n];
+        let c = chunk.get_or_insert_with(|| Chunk {
+            start,
+            end,
+            newlines: 0,
+            first: bytes[0],
+            last: bytes[0],
+            endings: EndingsScan::after(bytes[0]),
+        });
+        c.newlines += bytecount::count(bytes, b'\n') as u64;
+        c.endings
+            .scan(if pos == start { &bytes[1..] } else { bytes });
+        c.last = bytes[n - 1];
+        pos += n as u64;
+    }
+    if let Some(c) = &mut chunk {
+        c.end = pos;
+    }
+    Ok(chunk)
+}
+
+/// The offset just after the `n`-th newline (1-based) of `[from, to)`, read by one thread.
+pub fn nth_newline(
+    file: &File,
+    from: u64,
+    to: u64,
+    n: u64,
+    buf: &mut [u8],
+) -> io::Result<Option<u64>> {
+    let mut left = n;
+    let mut pos = from;
+    while pos < to && left > 0 {
+        let want = ((to - pos) as usize).min(buf.len());
+        let got = read_at(file, &mut buf[..want], pos)?;
+        if got == 0 {
+            break;
+        }
+        let bytes = &buf[..got];
+        let count = bytecount::count(bytes, b'\n') as u64;
+        if count >= left {
+            let at = memchr_iter(b'\n', bytes).nth((left - 1) as usize);
+            return Ok(at.map(|at| pos + at as u64 + 1));
+        }
+        left -= count;
+        pos += got as u64;
+    }
+    Ok(None)
+}
+
+/// The newlines of `[from, to)`, read by one thread.
+pub fn count_newlines(file: &File, from: u64, to: u64, buf: &mut [u8]) -> io::Result<u64> {
+    let mut count = 0;
+    let mut pos = from;
+    while pos < to {
+        let want = ((to - pos) as usize).min(buf.len());
+        let got = read_at(file, &mut buf[..want], pos)?;
+        if got == 0 {
+            break;
+        }
+        count += bytecount::count(&buf[..got], b'\n') as u64;
+        pos += got as u64;
+    }
+    Ok(count)
+}
+
+/// `pread`, retried when interrupted.
+pub fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    loop {
+        match file.read_at(buf, offset) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::endings::LineEndings;
+    use std::io::Write;
+
+    fn file_of(bytes: &[u8]) -> File {
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(bytes).unwrap();
+        file
+    }
+
+    #[test]
+    fn counts_and_endings_match_a_single_pass_for_any_chunk_size() {
+        let data = b"a\r\nb\nc\r\r\n\nlast".repeat(7);
+        let file = file_of(&data);
+        let mut whole = EndingsScan::default();
+        whole.scan(&data);
+        for chunk in 1..12 {
+            let t = tally(&file, 0, data.len() as u64, Parallel { min: 0, chunk }).unwrap();
+            assert_eq!(
+                t.newlines(),
+                bytecount::count(&data, b'\n') as u64,
+                "chunk {chunk}"
+            );
+            let mut joined = EndingsScan::default();
+            t.join_endings(&mut joined);
+            assert_eq!(joined.result(), whole.result(), "chunk {chunk}");
+            assert_eq!(joined.result(), LineEndings::Mixed);
+            assert_eq!(t.last_byte(), Some(b't'));
+        }
+    }
+
+    #[test]
+    fn finds_newlines_by_number_and_offset() {
+        let data = b"0\n12\n345\n6789\n";
+        let file = file_of(data);
+        let t = tally(&file, 0, data.len() as u64, Parallel { min: 0, chunk: 3 }).unwrap();
+        let (chunk, before) = t.find_newline(3).unwrap();
+        let mut buf = [0u8; 4];
+        let after = nth_newline(&file, chunk.start, chunk.end, 3 - before, &mut buf).unwrap();
+        assert_eq!(after, Some(9));
+        assert!(t.find_newline(5).is_none());
+        let (chunk, before) = t.find_offset(10).unwrap();
+        assert_eq!(
+            before + count_newlines(&file, chunk.start, 10, &mut buf).unwrap(),
+            3
+        );
+    }
+}
