@@ -95,9 +95,13 @@ fn serve(request: &Request) -> u8 {
         hint: request.hint,
         color: text && render::text::use_color(request.color, terminal, no_color.as_deref()),
         terminal: text && terminal,
-        cwd: std::env::current_dir()
-            .ok()
-            .and_then(|d| request.root.relative(&d)),
+        // Only json and xml report it; text mode saves the system calls.
+        cwd: match text {
+            true => None,
+            false => std::env::current_dir()
+                .ok()
+                .and_then(|d| request.root.relative(&d)),
+        },
         several: request.targets.len() > 1,
     };
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
@@ -231,4 +235,14 @@ fn write_failed(err: &io::Error, exit: u8) -> u8 {
         error::os_reason(err)
     );
     error::ErrorCode::IoError.exit_code()
+}
+
+#[cfg(test)]
+mod tests {
+    /// main turns a panic into INTERNAL with catch_unwind, whichever unwinder is linked.
+    #[test]
+    fn panics_unwind_to_catch_unwind() {
+        let caught = std::panic::catch_unwind(|| panic!("a bug"));
+        assert!(caught.is_err());
+    }
 }

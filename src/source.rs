@@ -65,6 +65,13 @@ impl<'f, R: Read> LineSource<'f, R> {
     }
 
     pub fn with_parallel(input: Input<'f, R>, parallel: Parallel) -> LineSource<'f, R> {
+        // A small file needs no more buffer than its size (one more byte sees its end).
+        let capacity = match &input {
+            Input::File { start, end, .. } => {
+                (end.saturating_sub(*start) + 1).min(BUFFER_SIZE as u64) as usize
+            }
+            Input::Stream(_) => BUFFER_SIZE,
+        };
         let feed = match input {
             Input::Stream(reader) => Feed::Stream(reader),
             Input::File { file, start, end } => Feed::File {
@@ -77,7 +84,7 @@ impl<'f, R: Read> LineSource<'f, R> {
         };
         LineSource {
             feed,
-            buf: vec![0; BUFFER_SIZE].into_boxed_slice(),
+            buf: vec![0; capacity].into_boxed_slice(),
             pos: 0,
             filled: 0,
             consumed: 0,
@@ -111,6 +118,9 @@ impl<'f, R: Read> LineSource<'f, R> {
                 file, next, end, ..
             } => {
                 let want = (*end - *next).min(self.buf.len() as u64) as usize;
+                if want == 0 {
+                    return Ok(false);
+                }
                 let n = tally::read_at(file, &mut self.buf[..want], *next)?;
                 if n == 0 {
                     *end = *next; // the file shrank since its size was read

@@ -1,0 +1,40 @@
+//! Links libgcc's unwinder statically (`libgcc_eh.a`, as `gcc -static-libgcc` does) on
+//! native Linux/glibc builds whose C toolchain has it. The binary then loads one shared
+//! object fewer (no libgcc_s.so) at every start, which is most of a small file's cost.
+//! Anywhere else, or without the archive, nothing changes.
+
+use std::env;
+use std::path::Path;
+use std::process::Command;
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed=CC");
+    let var = |name: &str| env::var(name).unwrap_or_default();
+    let native = var("TARGET") == var("HOST");
+    let glibc = var("CARGO_CFG_TARGET_OS") == "linux" && var("CARGO_CFG_TARGET_ENV") == "gnu";
+    let already_static = var("CARGO_CFG_TARGET_FEATURE")
+        .split(',')
+        .any(|f| f == "crt-static");
+    if !native || !glibc || already_static {
+        return;
+    }
+    let cc = env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    let Ok(out) = Command::new(cc)
+        .arg("-print-file-name=libgcc_eh.a")
+        .output()
+    else {
+        return;
+    };
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let archive = Path::new(&path);
+    // Without the archive, cc prints the bare name back.
+    if out.status.success()
+        && archive.is_absolute()
+        && archive.is_file()
+        && let Some(dir) = archive.parent()
+    {
+        println!("cargo:rustc-link-search=native={}", dir.display());
+        println!("cargo:rustc-link-lib=static:-bundle=gcc_eh");
+    }
+}
