@@ -60,6 +60,14 @@ impl EndingsScan {
         self.prev_cr = last == b'\r';
     }
 
+    /// Passes over a piece known to hold no `\n`: only its last byte matters (a `\r` there
+    /// may begin a CRLF).
+    pub fn pass_without_newline(&mut self, bytes: &[u8]) {
+        if let Some(&last) = bytes.last() {
+            self.prev_cr = last == b'\r';
+        }
+    }
+
     /// A scan that goes on after `byte` (for a piece whose first byte is scanned elsewhere).
     pub fn after(byte: u8) -> EndingsScan {
         EndingsScan {

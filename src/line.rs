@@ -86,6 +86,23 @@ impl LineCutter {
         }
     }
 
+    /// Past the shown part, with nothing left to skip or keep: only counting remains.
+    pub fn is_counting(&self) -> bool {
+        self.to_skip == 0 && self.to_keep == 0
+    }
+
+    /// The start of a character that the next piece would complete.
+    pub fn carry(&self) -> &[u8] {
+        &self.carry[..self.carry_len]
+    }
+
+    /// Counts `chars` more characters after the cut, measured elsewhere; they include the
+    /// carried start of a character, which is dropped here.
+    pub fn add_dropped(&mut self, chars: u64) {
+        self.facts.dropped += chars;
+        self.carry_len = 0;
+    }
+
     /// Ends the line: a character left incomplete is invalid.
     pub fn finish(mut self, out: &mut Vec<u8>) -> LineFacts {
         if self.carry_len > 0 {
@@ -202,7 +219,7 @@ fn nth_char_offset(text: &str, n: u64) -> Option<usize> {
 }
 
 /// Splits off a trailing character that the next piece may complete (at most 3 bytes).
-fn split_incomplete_tail(bytes: &[u8]) -> (&[u8], &[u8]) {
+pub(crate) fn split_incomplete_tail(bytes: &[u8]) -> (&[u8], &[u8]) {
     let from = bytes.len().saturating_sub(3);
     for at in (from..bytes.len()).rev() {
         let b = bytes[at];

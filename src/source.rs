@@ -61,17 +61,19 @@ pub struct LineSource<'f, R> {
 
 impl<'f, R: Read> LineSource<'f, R> {
     pub fn new(input: Input<'f, R>) -> LineSource<'f, R> {
-        LineSource::with_parallel(input, Parallel::default())
-    }
-
-    pub fn with_parallel(input: Input<'f, R>, parallel: Parallel) -> LineSource<'f, R> {
         // A small file needs no more buffer than its size (one more byte sees its end).
-        let capacity = match &input {
+        let buffer = match &input {
             Input::File { start, end, .. } => {
                 (end.saturating_sub(*start) + 1).min(BUFFER_SIZE as u64) as usize
             }
             Input::Stream(_) => BUFFER_SIZE,
         };
+        LineSource::tuned(input, Parallel::default(), buffer)
+    }
+
+    /// With chosen parallel counting and buffer size (tests use tiny ones to reach every
+    /// boundary with small inputs).
+    pub fn tuned(input: Input<'f, R>, parallel: Parallel, buffer: usize) -> LineSource<'f, R> {
         let feed = match input {
             Input::Stream(reader) => Feed::Stream(reader),
             Input::File { file, start, end } => Feed::File {
@@ -84,7 +86,7 @@ impl<'f, R: Read> LineSource<'f, R> {
         };
         LineSource {
             feed,
-            buf: vec![0; capacity].into_boxed_slice(),
+            buf: vec![0; buffer.max(1)].into_boxed_slice(),
             pos: 0,
             filled: 0,
             consumed: 0,
@@ -134,12 +136,21 @@ impl<'f, R: Read> LineSource<'f, R> {
     }
 
     fn consume(&mut self, n: usize) {
+        self.consume_as(n, true);
+    }
+
+    /// Consumes `n` bytes; `newlines` is false when the caller knows they hold no `\n`,
+    /// which spares the line-ending scan a pass over them.
+    fn consume_as(&mut self, n: usize, newlines: bool) {
         if n == 0 {
             return;
         }
         let bytes = &self.buf[self.pos..self.pos + n];
         if !self.endings_done {
-            self.endings.scan(bytes);
+            match newlines {
+                true => self.endings.scan(bytes),
+                false => self.endings.pass_without_newline(bytes),
+            }
         }
         self.last_byte = Some(bytes[n - 1]);
         self.pos += n;
@@ -231,7 +242,19 @@ impl<'f, R: Read> LineSource<'f, R> {
     /// A lone `\r` is text, also at the end of the input.
     pub fn next_line(&mut self, cutter: &mut LineCutter, out: &mut Vec<u8>) -> io::Result<()> {
         let mut pending_cr = false;
-        while self.fill()? {
+        loop {
+            // Past the cut of a long line, with much of a file left: measure the rest of
+            // the line with every core instead of reading it through the buffer.
+            if self.pos == self.filled
+                && !pending_cr
+                && cutter.is_counting()
+                && self.measure_line_by_tally(cutter)?
+            {
+                return Ok(());
+            }
+            if !self.fill()? {
+                break;
+            }
             let avail = &self.buf[self.pos..self.filled];
             match memchr(b'\n', avail) {
                 Some(at) => {
@@ -259,7 +282,7 @@ impl<'f, R: Read> LineSource<'f, R> {
                     }
                     cutter.feed(text, out);
                     let n = avail.len();
-                    self.consume(n);
+                    self.consume_as(n, false);
                 }
             }
         }
@@ -267,6 +290,28 @@ impl<'f, R: Read> LineSource<'f, R> {
             cutter.feed(b"\r", out);
         }
         Ok(())
+    }
+
+    /// Counts the rest of the current line, which began before here, from a fresh tally.
+    /// False (nothing consumed) when there is no large file ahead, or when the line is not
+    /// valid UTF-8 throughout, whose lossy count the cutter must then make itself.
+    fn measure_line_by_tally(&mut self, cutter: &mut LineCutter) -> io::Result<bool> {
+        if !self.fresh_tally()? {
+            return Ok(false);
+        }
+        let Some((_, _, _, counted)) = self.file_tally() else {
+            return Ok(false);
+        };
+        let Some((line_end, chars)) = tally::measure_line(counted, cutter.carry()) else {
+            return Ok(false);
+        };
+        let (last, end) = (counted.last_byte(), counted.end());
+        cutter.add_dropped(chars);
+        match line_end {
+            Some(at) => self.jump(at + 1, Some(b'\n')),
+            None => self.jump(end, last),
+        }
+        Ok(true)
     }
 
     /// With the buffer empty and a large rest of a file ahead, counts that rest on every

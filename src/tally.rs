@@ -8,7 +8,7 @@ use std::io;
 use std::os::unix::fs::FileExt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use memchr::memchr_iter;
+use memchr::{memchr, memchr_iter};
 
 use crate::endings::EndingsScan;
 
@@ -32,16 +32,49 @@ impl Default for Parallel {
 
 const READ: usize = 256 * 1024;
 
+/// Up to three bytes at a chunk's edge: part of a character split between two chunks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Edge {
+    bytes: [u8; 3],
+    len: u8,
+}
+
+impl Edge {
+    pub fn of(bytes: &[u8]) -> Edge {
+        let mut edge = Edge::default();
+        let len = bytes.len().min(3);
+        edge.bytes[..len].copy_from_slice(&bytes[..len]);
+        edge.len = len as u8;
+        edge
+    }
+
+    pub fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
+    }
+}
+
 /// What one chunk holds.
 #[derive(Debug, Clone, Copy)]
 pub struct Chunk {
     pub start: u64,
     pub end: u64,
     pub newlines: u64,
-    first: u8,
-    last: u8,
+    pub first: u8,
+    pub last: u8,
     /// Line endings of the chunk after its first byte, which depends on the chunk before.
     endings: EndingsScan,
+    /// The offset of the chunk's first `\n`, and whether a `\r` comes just before it inside
+    /// the chunk.
+    pub line_end: Option<(u64, bool)>,
+    /// The characters before the first `\n` (or in the whole chunk): its bytes that are not
+    /// UTF-8 continuation bytes.
+    pub chars: u64,
+    /// Those bytes are valid UTF-8, but for a character split at either edge.
+    pub valid: bool,
+    /// The continuation bytes the chunk begins with: the end of a character begun before.
+    pub head: Edge,
+    /// Without a `\n`: the start of a character that the next chunk completes.
+    pub tail: Edge,
 }
 
 /// The chunks of a range, in order.
@@ -141,6 +174,8 @@ pub fn tally(file: &File, from: u64, to: u64, parallel: Parallel) -> io::Result<
 /// Counts one chunk; None when the file ended before it (it shrank since its size was read).
 fn scan_chunk(file: &File, start: u64, end: u64, buf: &mut [u8]) -> io::Result<Option<Chunk>> {
     let mut chunk: Option<Chunk> = None;
+    let mut meter = Meter::default();
+    let mut prev: Option<u8> = None;
     let mut pos = start;
     while pos < end {
         let want = ((end - pos) as usize).min(buf.len());
@@ -156,17 +191,156 @@ fn scan_chunk(file: &File, start: u64, end: u64, buf: &mut [u8]) -> io::Result<O
             first: bytes[0],
             last: bytes[0],
             endings: EndingsScan::after(bytes[0]),
+            line_end: None,
+            chars: 0,
+            valid: true,
+            head: Edge::default(),
+            tail: Edge::default(),
         });
-        c.newlines += bytecount::count(bytes, b'\n') as u64;
-        c.endings
-            .scan(if pos == start { &bytes[1..] } else { bytes });
+        let ending_scan = if pos == start { &bytes[1..] } else { bytes };
+        if c.line_end.is_none() {
+            // Still inside the line the chunk begins in: measure it up to its end.
+            match memchr(b'\n', bytes) {
+                Some(at) => {
+                    meter.feed(&bytes[..at]);
+                    let cr = match at {
+                        0 => prev == Some(b'\r'),
+                        _ => bytes[at - 1] == b'\r',
+                    };
+                    c.line_end = Some((pos + at as u64, cr));
+                    c.newlines += bytecount::count(&bytes[at..], b'\n') as u64;
+                    c.endings.scan(ending_scan);
+                }
+                None => {
+                    meter.feed(bytes);
+                    c.endings.pass_without_newline(ending_scan);
+                }
+            }
+        } else {
+            c.newlines += bytecount::count(bytes, b'\n') as u64;
+            c.endings.scan(ending_scan);
+        }
         c.last = bytes[n - 1];
+        prev = Some(c.last);
         pos += n as u64;
     }
     if let Some(c) = &mut chunk {
         c.end = pos;
+        (c.chars, c.valid, c.head, c.tail) = meter.finish(c.line_end.is_some());
     }
     Ok(chunk)
+}
+
+/// Counts the characters of consecutive pieces and checks that they are valid UTF-8,
+/// leaving a character split at either edge to be checked with the neighbouring chunk.
+#[derive(Debug)]
+struct Meter {
+    chars: u64,
+    valid: bool,
+    started: bool,
+    head: Edge,
+    carry: Edge,
+}
+
+impl Default for Meter {
+    fn default() -> Meter {
+        Meter {
+            chars: 0,
+            valid: true,
+            started: false,
+            head: Edge::default(),
+            carry: Edge::default(),
+        }
+    }
+}
+
+impl Meter {
+    fn feed(&mut self, mut bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        // Every character has exactly one byte that is not a continuation byte.
+        self.chars += bytecount::num_chars(bytes) as u64;
+        if !self.started {
+            self.started = true;
+            let n = bytes
+                .iter()
+                .take(3)
+                .take_while(|&&b| b & 0xC0 == 0x80)
+                .count();
+            self.head = Edge::of(&bytes[..n]);
+            bytes = &bytes[n..];
+        }
+        if self.carry.len > 0 {
+            let held = self.carry.as_slice();
+            let width = utf8_width(held[0]);
+            let take = width.saturating_sub(held.len()).min(bytes.len());
+            let mut joined = [0u8; 4];
+            joined[..held.len()].copy_from_slice(held);
+            joined[held.len()..held.len() + take].copy_from_slice(&bytes[..take]);
+            let joined = &joined[..held.len() + take];
+            bytes = &bytes[take..];
+            if joined.len() < width {
+                self.carry = Edge::of(joined);
+                return;
+            }
+            self.valid &= std::str::from_utf8(joined).is_ok();
+            self.carry = Edge::default();
+        }
+        let (body, tail) = crate::line::split_incomplete_tail(bytes);
+        self.valid &= simdutf8::basic::from_utf8(body).is_ok();
+        self.carry = Edge::of(tail);
+    }
+
+    /// The count, the validity, the head, and the tail a following chunk must complete.
+    /// Before a line end, a character left incomplete is invalid.
+    fn finish(self, line_ends: bool) -> (u64, bool, Edge, Edge) {
+        match line_ends {
+            true => (
+                self.chars,
+                self.valid && self.carry.len == 0,
+                self.head,
+                Edge::default(),
+            ),
+            false => (self.chars, self.valid, self.head, self.carry),
+        }
+    }
+}
+
+fn utf8_width(lead: u8) -> usize {
+    match lead {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
+    }
+}
+
+/// The rest of the line that begins at a tally's start, measured from its chunks: the
+/// offset of its `\n` (None when it runs to the end) and its characters, a CRLF's `\r`
+/// excluded. None when it is not valid UTF-8 throughout: its lossy count must be made
+/// byte by byte. `carry` is the start of a character begun before the tally.
+pub fn measure_line(tally: &Tally, carry: &[u8]) -> Option<(Option<u64>, u64)> {
+    let mut chars = u64::from(!carry.is_empty());
+    let mut pending = Edge::of(carry);
+    let mut before_last: Option<u8> = None;
+    for chunk in &tally.chunks {
+        let edge = [pending.as_slice(), chunk.head.as_slice()].concat();
+        if !edge.is_empty() && std::str::from_utf8(&edge).is_err() {
+            return None;
+        }
+        if !chunk.valid {
+            return None;
+        }
+        chars += chunk.chars;
+        if let Some((at, cr_inside)) = chunk.line_end {
+            let cr = cr_inside || (at == chunk.start && before_last == Some(b'\r'));
+            return Some((Some(at), chars - u64::from(cr && chars > 0)));
+        }
+        pending = chunk.tail;
+        before_last = Some(chunk.last);
+    }
+    pending.len.eq(&0).then_some((None, chars))
 }
 
 /// The offset just after the `n`-th newline (1-based) of `[from, to)`, read by one thread.

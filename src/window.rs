@@ -604,6 +604,17 @@ mod tests {
         chunk: u64,
         spec: &WindowSpec,
     ) -> Result<Window, WindowError> {
+        read_as_file_with(data, skip, chunk, 4096, spec)
+    }
+
+    /// [`read_as_file`] through a read buffer of `buffer` bytes.
+    fn read_as_file_with(
+        data: &[u8],
+        skip: usize,
+        chunk: u64,
+        buffer: usize,
+        spec: &WindowSpec,
+    ) -> Result<Window, WindowError> {
         use std::io::Write;
         let mut file = tempfile::tempfile().unwrap();
         file.write_all(data).unwrap();
@@ -612,7 +623,7 @@ mod tests {
             start: skip as u64,
             end: data.len() as u64,
         };
-        let source = LineSource::with_parallel(input, crate::tally::Parallel { min: 0, chunk });
+        let source = LineSource::tuned(input, crate::tally::Parallel { min: 0, chunk }, buffer);
         match spec.start {
             Start::Tail(n) => {
                 let offset =
@@ -620,6 +631,22 @@ mod tests {
                 tail_from(source, offset - skip as u64, n, spec)
             }
             Start::Line(_) => window_from(source, spec),
+        }
+    }
+
+    #[test]
+    fn long_lines_measured_in_parallel_match_a_stream() {
+        let long = "aé€😀".repeat(40);
+        let data = format!("{long}\r\nshort\r\n{long}\n{long}");
+        let mut s = spec(1, 10);
+        s.max_line_chars = 5;
+        let want = read_window(Input::Stream(data.as_bytes()), &s).unwrap();
+        assert_eq!(want.lines[0].facts.total(), 160);
+        for chunk in 1..14 {
+            for buffer in [1, 2, 3, 5, 64] {
+                let got = read_as_file_with(data.as_bytes(), 0, chunk, buffer, &s).unwrap();
+                assert_eq!(got, want, "chunk {chunk} buffer {buffer}");
+            }
         }
     }
 
@@ -685,6 +712,7 @@ mod tests {
             limit in 1u64..6,
             tail in proptest::option::of(1u64..6),
             chunk in 1u64..9,
+            buffer in 1usize..12,
         ) {
             let prefix = prefix.min(data.len());
             let body = &data[prefix..];
@@ -700,7 +728,7 @@ mod tests {
                 Start::Line(start) => start,
             };
             let (want, _) = naive_window(body, first, s.limit, 3);
-            match read_as_file(&data, prefix, chunk, &s) {
+            match read_as_file_with(&data, prefix, chunk, buffer, &s) {
                 Ok(w) => {
                     prop_assert_eq!(text(&w), want);
                     prop_assert_eq!(w.total_lines, total);
