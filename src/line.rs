@@ -61,15 +61,16 @@ impl LineCutter {
         if bytes.is_empty() {
             return;
         }
-        if self.to_skip == 0 && self.to_keep == 0 {
-            // Past the cut only the count matters: validate and count at SIMD speed,
-            // and fall back to exact lossy decoding only for pieces with invalid bytes.
-            let (body, tail) = split_incomplete_tail(bytes);
-            if simdutf8::basic::from_utf8(body).is_ok() {
-                self.facts.dropped += bytecount::num_chars(body) as u64;
-                self.stash(tail);
-                return;
+        // Most text is valid: validate at SIMD speed and take the piece whole; only pieces
+        // with invalid bytes go through exact lossy decoding.
+        let (body, tail) = split_incomplete_tail(bytes);
+        if let Ok(text) = simdutf8::basic::from_utf8(body) {
+            match self.is_counting() {
+                true => self.facts.dropped += bytecount::num_chars(body) as u64,
+                false => self.emit_str(text, out),
             }
+            self.stash(tail);
+            return;
         }
         let mut chunks = bytes.utf8_chunks().peekable();
         while let Some(chunk) = chunks.next() {

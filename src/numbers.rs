@@ -27,10 +27,7 @@ impl NumberStyle {
         };
         let mut digits = itoa::Buffer::new();
         let digits = digits.format(number).as_bytes();
-        out.extend(std::iter::repeat_n(
-            b' ',
-            width.saturating_sub(digits.len()),
-        ));
+        out.extend_from_slice(&b"      "[..width.saturating_sub(digits.len())]);
         out.extend_from_slice(digits);
         out.extend_from_slice(suffix);
     }

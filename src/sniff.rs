@@ -144,11 +144,16 @@ fn check_bytes(
             offset: (offset + decoding.bom_len) as u64,
         });
     }
-    let controls = sample
-        .iter()
-        .filter(|&&b| is_suspect_control(b as u32))
-        .count();
-    check_ratio(controls, sample.len())?;
+    // Bytes below 0x20 or DEL are few in text: when even all of them could not pass the
+    // threshold, there is no need to tell tabs and newlines from the rest.
+    let low = count_low_bytes(sample);
+    if low * 10 > sample.len() * 3 {
+        let controls = sample
+            .iter()
+            .filter(|&&b| is_suspect_control(b as u32))
+            .count();
+        check_ratio(controls, sample.len())?;
+    }
     if has_binary_extension(file_name) && !decodes_cleanly(sample, complete, decoding.encoding) {
         return Err(BinaryEvidence::Extension);
     }
@@ -176,6 +181,19 @@ fn check_ratio(controls: usize, len: usize) -> Result<(), BinaryEvidence> {
     Err(BinaryEvidence::ControlRatio {
         ratio: (ratio * 100.0).round() / 100.0,
     })
+}
+
+/// Bytes below 0x20, and DEL. Counted in byte-wide lanes over blocks of 255, which the
+/// compiler turns into SIMD; a plain count widens every byte and runs seven times slower.
+fn count_low_bytes(sample: &[u8]) -> usize {
+    sample
+        .chunks(255)
+        .map(|block| {
+            block
+                .iter()
+                .fold(0u8, |n, &b| n + u8::from((b < 0x20) | (b == 0x7F))) as usize
+        })
+        .sum()
 }
 
 /// Control characters that text does not use (all but `\t \n \r \f \b` and ESC).
@@ -214,7 +232,7 @@ fn decodes_cleanly(sample: &[u8], complete: bool, encoding: &'static Encoding) -
 /// also decode without unpaired surrogates.
 fn recognise_utf16(sample: &[u8]) -> Option<&'static Encoding> {
     let pairs = sample.len() / 2;
-    if pairs < 2 {
+    if pairs < 2 || memchr(0, sample).is_none() {
         return None;
     }
     let (mut even_nuls, mut odd_nuls) = (0, 0);
@@ -253,6 +271,17 @@ mod tests {
 
     fn utf8(head: &[u8], name: &str) -> Result<Decoding, BinaryEvidence> {
         classify(head, true, name, EncodingChoice::Utf8)
+    }
+
+    #[test]
+    fn low_bytes_are_counted_across_blocks() {
+        let mut data = vec![b'a'; 1000];
+        for i in (0..1000).step_by(3) {
+            data[i] = if i % 2 == 0 { 0x7F } else { b'\n' };
+        }
+        let naive = data.iter().filter(|&&b| b < 0x20 || b == 0x7F).count();
+        assert_eq!(count_low_bytes(&data), naive);
+        assert_eq!(count_low_bytes(&[0x01; 255]), 255);
     }
 
     #[test]
