@@ -19,17 +19,76 @@ pub enum NumberStyle {
 impl NumberStyle {
     /// Appends the prefix of line `number` to `out`.
     pub fn write_prefix(self, out: &mut Vec<u8>, number: u64) {
+        let mut digits = itoa::Buffer::new();
+        self.write_prefix_digits(out, digits.format(number).as_bytes());
+    }
+
+    /// Appends the prefix of the line whose number is written `digits`.
+    pub fn write_prefix_digits(self, out: &mut Vec<u8>, digits: &[u8]) {
         let (width, suffix): (usize, &[u8]) = match self {
             NumberStyle::Pipe => (4, b" | "),
             NumberStyle::Tab => (6, b"\t"),
             NumberStyle::Colon => (0, b": "),
             NumberStyle::None => return,
         };
-        let mut digits = itoa::Buffer::new();
-        let digits = digits.format(number).as_bytes();
         out.extend_from_slice(&b"      "[..width.saturating_sub(digits.len())]);
         out.extend_from_slice(digits);
         out.extend_from_slice(suffix);
+    }
+}
+
+/// A line number kept as ASCII digits and incremented in place, as uutils `cat` does:
+/// consecutive lines cost no formatting.
+#[derive(Debug, Clone)]
+pub struct LineNumber {
+    /// The digits, right-aligned: `digits[start..]`.
+    digits: [u8; 20],
+    start: usize,
+    value: Option<u64>,
+}
+
+impl Default for LineNumber {
+    fn default() -> LineNumber {
+        LineNumber {
+            digits: [b'0'; 20],
+            start: 20,
+            value: None,
+        }
+    }
+}
+
+impl LineNumber {
+    /// Makes this `n`: one increment when `n` follows the current value, else formatted.
+    pub fn set(&mut self, n: u64) {
+        match self.value {
+            Some(current) if current.checked_add(1) == Some(n) => self.increment(),
+            Some(current) if current == n => {}
+            _ => {
+                let mut buffer = itoa::Buffer::new();
+                let text = buffer.format(n).as_bytes();
+                self.start = self.digits.len() - text.len();
+                self.digits[self.start..].copy_from_slice(text);
+            }
+        }
+        self.value = Some(n);
+    }
+
+    fn increment(&mut self) {
+        for at in (self.start..self.digits.len()).rev() {
+            if self.digits[at] == b'9' {
+                self.digits[at] = b'0';
+            } else {
+                self.digits[at] += 1;
+                return;
+            }
+        }
+        // All nines: one more digit (u64 has at most 20, which `set` never exceeds).
+        self.start -= 1;
+        self.digits[self.start] = b'1';
+    }
+
+    pub fn digits(&self) -> &[u8] {
+        &self.digits[self.start..]
     }
 }
 
@@ -41,6 +100,18 @@ mod tests {
         let mut out = Vec::new();
         style.write_prefix(&mut out, n);
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_counter_matches_formatting_across_carries() {
+        let mut counter = LineNumber::default();
+        for n in (1..=12_000)
+            .chain(99_990..=100_010)
+            .chain([5, 999_999, 1_000_000, u64::MAX])
+        {
+            counter.set(n);
+            assert_eq!(counter.digits(), n.to_string().as_bytes());
+        }
     }
 
     #[test]

@@ -132,27 +132,18 @@ impl<'f, R: Read> LineSource<'f, R> {
             }
         };
         self.filled = n;
+        // Line endings are looked at once per read, not once per line.
+        if !self.endings_done {
+            self.endings.scan(&self.buf[..n]);
+        }
         Ok(n > 0)
     }
 
     fn consume(&mut self, n: usize) {
-        self.consume_as(n, true);
-    }
-
-    /// Consumes `n` bytes; `newlines` is false when the caller knows they hold no `\n`,
-    /// which spares the line-ending scan a pass over them.
-    fn consume_as(&mut self, n: usize, newlines: bool) {
         if n == 0 {
             return;
         }
-        let bytes = &self.buf[self.pos..self.pos + n];
-        if !self.endings_done {
-            match newlines {
-                true => self.endings.scan(bytes),
-                false => self.endings.pass_without_newline(bytes),
-            }
-        }
-        self.last_byte = Some(bytes[n - 1]);
+        self.last_byte = Some(self.buf[self.pos + n - 1]);
         self.pos += n;
         self.consumed += n as u64;
     }
@@ -282,7 +273,7 @@ impl<'f, R: Read> LineSource<'f, R> {
                     }
                     cutter.feed(text, out);
                     let n = avail.len();
-                    self.consume_as(n, false);
+                    self.consume(n);
                 }
             }
         }

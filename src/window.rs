@@ -10,7 +10,7 @@ use std::io::{self, Read};
 
 use crate::endings::LineEndings;
 use crate::line::{LineCutter, LineFacts};
-use crate::numbers::NumberStyle;
+use crate::numbers::{LineNumber, NumberStyle};
 pub use crate::source::{BUFFER_SIZE, Input, LineSource};
 
 /// Where the window begins.
@@ -196,8 +196,9 @@ pub fn tail_from<R: Read>(
     let mut renderer = Renderer::new(spec);
     let mut number = before + 1;
     while (shown.len() as u64) < n && source.has_more()? {
-        let (text, facts) = renderer.render(&mut source, number, 0)?;
-        shown.push((text.to_vec(), ShownLine { number, facts }));
+        let mut text = Vec::new();
+        let facts = renderer.render(&mut source, number, 0, &mut text)?;
+        shown.push((text, ShownLine { number, facts }));
         number += 1;
     }
     let rest = source.count_rest()?;
@@ -234,7 +235,8 @@ fn forward<R: Read>(
         } else {
             0
         };
-        let (text, facts) = renderer.render(source, number, skip)?;
+        let before = window.content.len();
+        let facts = renderer.render(source, number, skip, &mut window.content)?;
         if skip > 0 && facts.total() < spec.start_char {
             return Err(WindowError::StartCharPastEnd {
                 line: number,
@@ -243,11 +245,11 @@ fn forward<R: Read>(
             });
         }
         // The budget may stop the window before a line, never before the first one.
-        if !window.lines.is_empty() && window.content.len() + text.len() > budget(spec) {
+        if !window.lines.is_empty() && window.content.len() > budget(spec) {
+            window.content.truncate(before);
             rejected = true;
             break;
         }
-        window.content.extend_from_slice(text);
         window.lines.push(ShownLine { number, facts });
     }
     let after = source.count_rest()? + u64::from(rejected);
@@ -271,14 +273,13 @@ fn tail_by_streaming<R: Read>(
     let mut renderer = Renderer::new(spec);
     let mut number = 1;
     while source.has_more()? {
-        let (text, facts) = renderer.render(source, number, 0)?;
         let mut slot = if ring.len() as u64 >= n {
             ring.pop_front().map(|(buf, _)| buf).unwrap_or_default()
         } else {
             Vec::new()
         };
         slot.clear();
-        slot.extend_from_slice(text);
+        let facts = renderer.render(source, number, 0, &mut slot)?;
         ring.push_back((slot, ShownLine { number, facts }));
         number += 1;
     }
@@ -321,7 +322,7 @@ fn budget(spec: &WindowSpec) -> usize {
 struct Renderer {
     numbers: NumberStyle,
     max_line_chars: u64,
-    text: Vec<u8>,
+    number: LineNumber,
 }
 
 impl Renderer {
@@ -329,26 +330,28 @@ impl Renderer {
         Renderer {
             numbers: spec.numbers,
             max_line_chars: spec.max_line_chars,
-            text: Vec::new(),
+            number: LineNumber::default(),
         }
     }
 
+    /// Appends line `number` to `out`, rendered.
     fn render<R: Read>(
         &mut self,
         source: &mut LineSource<'_, R>,
         number: u64,
         skip: u64,
-    ) -> io::Result<(&[u8], LineFacts)> {
-        self.text.clear();
-        self.numbers.write_prefix(&mut self.text, number);
+        out: &mut Vec<u8>,
+    ) -> io::Result<LineFacts> {
+        self.number.set(number);
+        self.numbers.write_prefix_digits(out, self.number.digits());
         let mut cutter = LineCutter::new(skip, self.max_line_chars);
-        source.next_line(&mut cutter, &mut self.text)?;
-        let facts = cutter.finish(&mut self.text);
+        source.next_line(&mut cutter, out)?;
+        let facts = cutter.finish(out);
         if facts.is_cut() {
-            write_cut_marker(&mut self.text, facts.dropped);
+            write_cut_marker(out, facts.dropped);
         }
-        self.text.push(b'\n');
-        Ok((&self.text, facts))
+        out.push(b'\n');
+        Ok(facts)
     }
 }
 
