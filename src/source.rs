@@ -322,7 +322,7 @@ impl<'f, R: Read> LineSource<'f, R> {
         if tally.is_some() || *end - *next < parallel.min || *next == *end {
             return Ok(false);
         }
-        let counted = tally::tally(file, *next, *end, parallel)?;
+        let counted = tally::tally(file, *next, *end, parallel, &mut self.buf)?;
         // Everything before `next` was scanned already: the tally completes the file.
         counted.join_endings(&mut self.endings);
         self.endings_done = true;

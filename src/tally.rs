@@ -129,8 +129,15 @@ impl Tally {
     }
 }
 
-/// Tallies `[from, to)` of `file` on up to as many threads as there are cores.
-pub fn tally(file: &File, from: u64, to: u64, parallel: Parallel) -> io::Result<Tally> {
+/// Tallies `[from, to)` of `file` on up to as many threads as there are cores. The calling
+/// thread reads through `buf` (its caller's idle read buffer); each helper has its own.
+pub fn tally(
+    file: &File,
+    from: u64,
+    to: u64,
+    parallel: Parallel,
+    buf: &mut [u8],
+) -> io::Result<Tally> {
     let size = to.saturating_sub(from);
     let count = size.div_ceil(parallel.chunk.max(1)) as usize;
     let threads = std::thread::available_parallelism()
@@ -138,8 +145,7 @@ pub fn tally(file: &File, from: u64, to: u64, parallel: Parallel) -> io::Result<
         .clamp(1, 8)
         .min(count.max(1));
     let next = AtomicUsize::new(0);
-    let work = || -> io::Result<Vec<Chunk>> {
-        let mut buf = vec![0u8; READ];
+    let work = |buf: &mut [u8]| -> io::Result<Vec<Chunk>> {
         let mut done = Vec::new();
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
@@ -148,14 +154,16 @@ pub fn tally(file: &File, from: u64, to: u64, parallel: Parallel) -> io::Result<
             }
             let start = from + i as u64 * parallel.chunk;
             let end = (start + parallel.chunk).min(to);
-            if let Some(chunk) = scan_chunk(file, start, end, &mut buf)? {
+            if let Some(chunk) = scan_chunk(file, start, end, buf)? {
                 done.push(chunk);
             }
         }
     };
     let mut chunks = std::thread::scope(|scope| -> io::Result<Vec<Chunk>> {
-        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
-        let mut chunks = work();
+        let helpers: Vec<_> = (1..threads)
+            .map(|_| scope.spawn(|| work(&mut vec![0u8; READ])))
+            .collect();
+        let mut chunks = work(buf);
         for helper in helpers {
             let theirs = helper
                 .join()
@@ -416,7 +424,14 @@ mod tests {
         let mut whole = EndingsScan::default();
         whole.scan(&data);
         for chunk in 1..12 {
-            let t = tally(&file, 0, data.len() as u64, Parallel { min: 0, chunk }).unwrap();
+            let t = tally(
+                &file,
+                0,
+                data.len() as u64,
+                Parallel { min: 0, chunk },
+                &mut [0; 5],
+            )
+            .unwrap();
             assert_eq!(
                 t.newlines(),
                 bytecount::count(&data, b'\n') as u64,
@@ -434,7 +449,14 @@ mod tests {
     fn finds_newlines_by_number_and_offset() {
         let data = b"0\n12\n345\n6789\n";
         let file = file_of(data);
-        let t = tally(&file, 0, data.len() as u64, Parallel { min: 0, chunk: 3 }).unwrap();
+        let t = tally(
+            &file,
+            0,
+            data.len() as u64,
+            Parallel { min: 0, chunk: 3 },
+            &mut [0; 64],
+        )
+        .unwrap();
         let (chunk, before) = t.find_newline(3).unwrap();
         let mut buf = [0u8; 4];
         let after = nth_newline(&file, chunk.start, chunk.end, 3 - before, &mut buf).unwrap();
