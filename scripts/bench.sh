@@ -1,28 +1,35 @@
 #!/usr/bin/env bash
 # bench.sh — agentread against the Unix pipelines a user would write instead.
 #
-# Usage: scripts/bench.sh [--quick] [--runs N] [--corpus DIR] [--bin PATH] [--only a,b]
-#   --quick       fewer runs (rough numbers in about a minute)
-#   --runs N      runs per command for the big-file scenarios (default 15)
+# Usage: scripts/bench.sh [--quick] [--rounds N] [--runs N] [--corpus DIR] [--bin PATH]
+#                         [--static] [--only a,b]
+#   --quick       one round, fewer runs (rough numbers in about a minute)
+#   --rounds N    rounds per scenario, command order reversed every other round (default 3)
+#   --runs N      runs per command and round for the big-file scenarios (default 15)
 #   --corpus DIR  where the corpus is made (default /tmp/agentread-bench-corpus; kept)
 #   --bin PATH    the agentread binary (default target/release/agentread, built if missing)
+#   --static      build and measure a statically linked binary instead (Linux/glibc)
 #   --only LIST   scenarios to run: deep-big, tail-big, oneline, tiny, start-medium
 #
-# Each scenario is one hyperfine run (-N, --output=pipe, medians) holding agentread and
-# its baselines, so machine noise hits both alike; only the ratios are meaningful on a
-# shared machine. Peak RSS comes from GNU time. Needs hyperfine, GNU time, python3, mawk.
+# Each round of a scenario is one hyperfine run (-N, --output=pipe) holding agentread and
+# its baseline, so machine noise hits both alike. The ratio shown is the median over the
+# rounds of agentread's median over the baseline's, with its range: on a shared machine
+# only ratios mean anything. Peak RSS comes from GNU time. Needs hyperfine, GNU time,
+# python3 and mawk.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-QUICK=0 RUNS=15 CORPUS=/tmp/agentread-bench-corpus BIN=target/release/agentread ONLY=""
+QUICK=0 ROUNDS=3 RUNS=15 CORPUS=/tmp/agentread-bench-corpus BIN=target/release/agentread ONLY="" STATIC=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --quick) QUICK=1; RUNS=5; shift ;;
+    --quick) QUICK=1; ROUNDS=1; RUNS=5; shift ;;
+    --rounds) ROUNDS=$2; shift 2 ;;
+    --static) STATIC=1; shift ;;
     --runs) RUNS=$2; shift 2 ;;
     --corpus) CORPUS=$2; shift 2 ;;
     --bin) BIN=$2; shift 2 ;;
     --only) ONLY=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -30,6 +37,13 @@ for tool in hyperfine python3 mawk; do
   command -v "$tool" > /dev/null || { echo "bench.sh: $tool is needed (apt-get install hyperfine python3 mawk time)" >&2; exit 2; }
 done
 [[ -x /usr/bin/time ]] || { echo "bench.sh: GNU time is needed at /usr/bin/time" >&2; exit 2; }
+if [[ $STATIC == 1 ]]; then
+  # crt-static cannot apply to proc-macros, so the target is named: flags then reach only
+  # the crates of the binary.
+  HOST=$(rustc -vV | sed -n 's/^host: //p')
+  RUSTFLAGS="-C target-feature=+crt-static" cargo build --release --quiet --target "$HOST" --target-dir target/static
+  BIN=target/static/$HOST/release/agentread
+fi
 [[ -x $BIN ]] || cargo build --release --quiet
 BIN=$(realpath "$BIN")
 
@@ -95,7 +109,7 @@ SCENARIOS=(
 
 OUT=$(mktemp -d /tmp/agentread-bench.XXXXXX)
 cd "$CORPUS"
-printf '%-13s %-26s %10s %10s %8s %7s %s\n' scenario baseline "agentread" baseline ratio target verdict
+printf '%-13s %-26s %10s %10s %18s %7s %s\n' scenario baseline "agentread" baseline "ratio [range]" target verdict
 i=0
 for row in "${SCENARIOS[@]}"; do
   IFS='@' read -r name args label base target <<< "$row"
@@ -103,16 +117,25 @@ for row in "${SCENARIOS[@]}"; do
   i=$((i + 1))
   runs=$RUNS warm=3
   case $name in tiny|start-medium) runs=$((RUNS * 20)); warm=20 ;; oneline) runs=$((RUNS * 2)) ;; esac
-  # shellcheck disable=SC2086  # the argument lists are meant to split
-  hyperfine -N --output=pipe --style none --warmup "$warm" --runs "$runs" \
-    --export-json "$OUT/$i.json" "$BIN $args" "$base" > /dev/null 2>&1
-  python3 - "$OUT/$i.json" "$name" "$label" "$target" <<'PY'
-import json, sys
-results = json.load(open(sys.argv[1]))["results"]
-ours, theirs = results[0]["median"], results[1]["median"]
-ratio = ours / theirs
-target = float(sys.argv[4])
-print(f"{sys.argv[2]:<13} {sys.argv[3]:<26} {ours*1000:8.1f}ms {theirs*1000:8.1f}ms {ratio:7.2f}x {target:6.2f}x {'ok' if ratio <= target else 'MISSED'}")
+  for round in $(seq 1 "$ROUNDS"); do
+    if (( round % 2 == 1 )); then first="$BIN $args" second=$base; else first=$base second="$BIN $args"; fi
+    # shellcheck disable=SC2086  # the argument lists are meant to split
+    hyperfine -N --output=pipe --style none --warmup "$warm" --runs "$runs" \
+      --export-json "$OUT/$i.$round.json" "$first" "$second" > /dev/null 2>&1
+  done
+  python3 - "$OUT" "$i" "$ROUNDS" "$BIN $args" "$name" "$label" "$target" <<'PY'
+import json, statistics, sys
+out, i, rounds, ours, name, label, target = sys.argv[1:]
+ratios, mine, theirs = [], [], []
+for r in range(1, int(rounds) + 1):
+    results = json.load(open(f"{out}/{i}.{r}.json"))["results"]
+    a = next(x["median"] for x in results if x["command"] == ours)
+    b = next(x["median"] for x in results if x["command"] != ours)
+    ratios.append(a / b); mine.append(a); theirs.append(b)
+ratio, target = statistics.median(ratios), float(target)
+spread = f"{ratio:.2f} [{min(ratios):.2f}-{max(ratios):.2f}]"
+print(f"{name:<13} {label:<26} {statistics.median(mine)*1000:8.1f}ms {statistics.median(theirs)*1000:8.1f}ms "
+      f"{spread:>18} {target:6.2f}x {'ok' if ratio <= target else 'MISSED'}")
 PY
 done
 

@@ -61,6 +61,11 @@ impl LineCutter {
         if bytes.is_empty() {
             return;
         }
+        // Most lines of code are short and ASCII, where a character is a byte.
+        if bytes.len() <= 4096 && bytes.is_ascii() {
+            self.emit_ascii(bytes, out);
+            return;
+        }
         // Most text is valid: validate at SIMD speed and take the piece whole; only pieces
         // with invalid bytes go through exact lossy decoding.
         let (body, tail) = split_incomplete_tail(bytes);
@@ -196,6 +201,19 @@ impl LineCutter {
             }
         }
         self.facts.dropped += char_count(text);
+    }
+
+    /// [`LineCutter::emit_str`] for ASCII, where counting characters is taking lengths.
+    fn emit_ascii(&mut self, mut text: &[u8], out: &mut Vec<u8>) {
+        let skip = self.to_skip.min(text.len() as u64);
+        self.to_skip -= skip;
+        self.facts.skipped += skip;
+        text = &text[skip as usize..];
+        let keep = self.to_keep.min(text.len() as u64);
+        out.extend_from_slice(&text[..keep as usize]);
+        self.to_keep -= keep;
+        self.facts.shown += keep;
+        self.facts.dropped += (text.len() as u64) - keep;
     }
 
     fn emit_replacement(&mut self, out: &mut Vec<u8>) {

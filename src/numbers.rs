@@ -31,9 +31,13 @@ impl NumberStyle {
             NumberStyle::Colon => (0, b": "),
             NumberStyle::None => return,
         };
-        out.extend_from_slice(&b"      "[..width.saturating_sub(digits.len())]);
-        out.extend_from_slice(digits);
-        out.extend_from_slice(suffix);
+        // Assembled on the stack and appended once: this runs for every line.
+        let pad = width.saturating_sub(digits.len());
+        let mut prefix = [b' '; 32];
+        let len = pad + digits.len() + suffix.len();
+        prefix[pad..pad + digits.len()].copy_from_slice(digits);
+        prefix[pad + digits.len()..len].copy_from_slice(suffix);
+        out.extend_from_slice(&prefix[..len]);
     }
 }
 

@@ -1,11 +1,15 @@
 //! Differential fuzzing of the window reader against a naive reference that decodes the
-//! whole input at once, with random options and random read sizes.
+//! whole input at once, with random options: read as a stream in random read sizes, or as
+//! a file with parallel tallies in tiny chunks and a tiny read buffer.
 #![no_main]
 
 use std::io::{self, Read};
 
+use agentread::input::tail_offset;
 use agentread::numbers::NumberStyle;
-use agentread::window::{Start, WindowError, WindowSpec, read_window};
+use agentread::source::{Input, LineSource};
+use agentread::tally::Parallel;
+use agentread::window::{Start, Window, WindowError, WindowSpec, read_window, tail_from, window_from};
 use libfuzzer_sys::fuzz_target;
 
 /// Delivers the input in reads of varying sizes, to cross every buffer boundary.
@@ -107,6 +111,21 @@ fn naive(data: &[u8], spec: &WindowSpec) -> Option<(String, u64, bool)> {
     }
 }
 
+/// Reads `data` as a file (a memfd), every skip and count by a parallel tally.
+fn read_as_file(data: &[u8], spec: &WindowSpec, chunk: u64, buffer: usize) -> Result<Window, WindowError> {
+    use std::io::Write;
+    let fd = rustix::fs::memfd_create("window", rustix::fs::MemfdFlags::CLOEXEC).unwrap();
+    let mut file = std::fs::File::from(fd);
+    file.write_all(data).unwrap();
+    let end = data.len() as u64;
+    let input: Input<'_, std::io::Empty> = Input::File { file: &file, start: 0, end };
+    let source = LineSource::tuned(input, Parallel { min: 0, chunk }, buffer);
+    match spec.start {
+        Start::Tail(n) => tail_from(source, tail_offset(&file, 0, end, n).unwrap(), n, spec),
+        Start::Line(_) => window_from(source, spec),
+    }
+}
+
 fuzz_target!(|input: &[u8]| {
     if input.len() < 8 {
         return;
@@ -131,7 +150,10 @@ fuzz_target!(|input: &[u8]| {
         max_bytes: options[6] as u64 * 4 + 1,
         numbers,
     };
-    let got = read_window(Trickle { data, sizes, turn: 0 }, &spec);
+    let got = match options[0] / 4 % 2 {
+        0 => read_window(Input::Stream(Trickle { data, sizes, turn: 0 }), &spec),
+        _ => read_as_file(data, &spec, options[1] as u64 / 4 % 16 + 1, options[5] as usize / 40 % 16 + 1),
+    };
     match (got, naive(data, &spec)) {
         (Ok(window), Some((content, total, truncated))) => {
             assert_eq!(String::from_utf8(window.content.clone()).unwrap(), content, "{spec:?}");
