@@ -5,6 +5,7 @@
 
 use std::fs::File;
 use std::io;
+use std::ops::ControlFlow;
 use std::os::unix::fs::FileExt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -184,14 +185,7 @@ fn scan_chunk(file: &File, start: u64, end: u64, buf: &mut [u8]) -> io::Result<O
     let mut chunk: Option<Chunk> = None;
     let mut meter = Meter::default();
     let mut prev: Option<u8> = None;
-    let mut pos = start;
-    while pos < end {
-        let want = ((end - pos) as usize).min(buf.len());
-        let n = read_at(file, &mut buf[..want], pos)?;
-        if n == 0 {
-            break;
-        }
-        let bytes = &buf[..n];
+    read_pieces(file, start, end, buf, |pos, bytes| {
         let c = chunk.get_or_insert_with(|| Chunk {
             start,
             end,
@@ -228,12 +222,12 @@ fn scan_chunk(file: &File, start: u64, end: u64, buf: &mut [u8]) -> io::Result<O
             c.newlines += bytecount::count(bytes, b'\n') as u64;
             c.endings.scan(ending_scan);
         }
-        c.last = bytes[n - 1];
+        c.last = bytes[bytes.len() - 1];
         prev = Some(c.last);
-        pos += n as u64;
-    }
+        c.end = pos + bytes.len() as u64;
+        ControlFlow::<()>::Continue(())
+    })?;
     if let Some(c) = &mut chunk {
-        c.end = pos;
         (c.chars, c.valid, c.head, c.tail) = meter.finish(c.line_end.is_some());
     }
     Ok(chunk)
@@ -360,28 +354,41 @@ pub fn nth_newline(
     buf: &mut [u8],
 ) -> io::Result<Option<u64>> {
     let mut left = n;
-    let mut pos = from;
-    while pos < to && left > 0 {
-        let want = ((to - pos) as usize).min(buf.len());
-        let got = read_at(file, &mut buf[..want], pos)?;
-        if got == 0 {
-            break;
-        }
-        let bytes = &buf[..got];
+    if left == 0 {
+        return Ok(None);
+    }
+    read_pieces(file, from, to, buf, |pos, bytes| {
         let count = bytecount::count(bytes, b'\n') as u64;
         if count >= left {
             let at = memchr_iter(b'\n', bytes).nth((left - 1) as usize);
-            return Ok(at.map(|at| pos + at as u64 + 1));
+            return ControlFlow::Break(at.map(|at| pos + at as u64 + 1));
         }
         left -= count;
-        pos += got as u64;
-    }
-    Ok(None)
+        ControlFlow::Continue(())
+    })
+    .map(Option::flatten)
 }
 
 /// The newlines of `[from, to)`, read by one thread.
 pub fn count_newlines(file: &File, from: u64, to: u64, buf: &mut [u8]) -> io::Result<u64> {
     let mut count = 0;
+    read_pieces(file, from, to, buf, |_, bytes| {
+        count += bytecount::count(bytes, b'\n') as u64;
+        ControlFlow::<()>::Continue(())
+    })?;
+    Ok(count)
+}
+
+/// Reads `[from, to)` of `file` through `buf`, one piece at a time, handing each piece and
+/// its offset to `each` until it breaks (its value is returned) or the range or the file
+/// ends (None).
+fn read_pieces<B>(
+    file: &File,
+    from: u64,
+    to: u64,
+    buf: &mut [u8],
+    mut each: impl FnMut(u64, &[u8]) -> ControlFlow<B>,
+) -> io::Result<Option<B>> {
     let mut pos = from;
     while pos < to {
         let want = ((to - pos) as usize).min(buf.len());
@@ -389,10 +396,12 @@ pub fn count_newlines(file: &File, from: u64, to: u64, buf: &mut [u8]) -> io::Re
         if got == 0 {
             break;
         }
-        count += bytecount::count(&buf[..got], b'\n') as u64;
+        if let ControlFlow::Break(value) = each(pos, &buf[..got]) {
+            return Ok(Some(value));
+        }
         pos += got as u64;
     }
-    Ok(count)
+    Ok(None)
 }
 
 /// `pread`, retried when interrupted.
