@@ -161,8 +161,13 @@ pub fn tally(
         }
     };
     let mut chunks = std::thread::scope(|scope| -> io::Result<Vec<Chunk>> {
+        // A thread the system refuses is no error: the others take its chunks.
         let helpers: Vec<_> = (1..threads)
-            .map(|_| scope.spawn(|| work(&mut vec![0u8; READ])))
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, || work(&mut vec![0u8; READ]))
+                    .ok()
+            })
             .collect();
         let mut chunks = work(buf);
         for helper in helpers {
