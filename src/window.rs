@@ -192,18 +192,32 @@ pub fn tail_from<R: Read>(
     spec: &WindowSpec,
 ) -> Result<Window, WindowError> {
     let before = source.skip_to(offset)?;
-    let mut shown = Vec::new();
+    let mut window = Window::empty(before + 1);
     let mut renderer = Renderer::new(spec);
-    let mut number = before + 1;
-    while (shown.len() as u64) < n && source.has_more()? {
-        let mut text = Vec::new();
-        let facts = renderer.render(&mut source, number, 0, &mut text)?;
-        shown.push((text, ShownLine { number, facts }));
-        number += 1;
+    // Where each line begins in the content, to leave the oldest out if over budget.
+    let mut starts = Vec::new();
+    while window.lines_read() < n && source.has_more()? {
+        let number = before + 1 + window.lines_read();
+        starts.push(window.content.len());
+        let facts = renderer.render(&mut source, number, 0, &mut window.content)?;
+        window.lines.push(ShownLine { number, facts });
     }
-    let rest = source.count_rest()?;
-    let total = number - 1 + rest;
-    Ok(fit_tail(shown.into(), total, spec, source.line_endings()))
+    window.total_lines = before + window.lines_read() + source.count_rest()?;
+    window.line_endings = source.line_endings();
+    let keep_from = starts
+        .iter()
+        .position(|&at| window.content.len() - at <= budget(spec))
+        .unwrap_or(starts.len().saturating_sub(1));
+    if keep_from > 0 {
+        window.content.drain(..starts[keep_from]);
+        window.lines.drain(..keep_from);
+        window.tail_dropped = keep_from as u64;
+        window.start_line += keep_from as u64;
+    }
+    if window.lines.is_empty() {
+        window.start_line = window.total_lines.max(1);
+    }
+    Ok(window)
 }
 
 fn forward<R: Read>(
