@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# peak-rss.sh — peak resident memory of agentread on a 1 GiB log and a 100 MB one-line file.
+# peak-rss.sh — peak resident memory of agentread on a 1 GiB log, a 100 MB one-line file
+# and a tail of long lines.
 #
 # Usage: scripts/peak-rss.sh [AGENTREAD_BIN] [WORKDIR]
 #   AGENTREAD_BIN  default: target/release/agentread (built if missing)
@@ -14,12 +15,18 @@ WORK=${2:-/tmp/agentread-rss}
 mkdir -p "$WORK"
 LOG=$WORK/1gib.log
 ONE=$WORK/100mb-one-line.txt
+WIDE=$WORK/40mb-wide-lines.txt
 if [[ ! -f $LOG || $(stat -c %s "$LOG") -ne 1073741824 ]]; then
   yes '2026-11-22T06:00:00.000Z INFO [api] req=4f2a01 user=café GET /v1/items?id=123456 status=200 took=12ms' \
     | head -c 1073741824 > "$LOG" || true   # yes ends on SIGPIPE
 fi
 if [[ ! -f $ONE || $(stat -c %s "$ONE") -ne 100000000 ]]; then
   head -c 100000000 /dev/zero | tr '\0' 'x' > "$ONE" || true
+fi
+
+if [[ ! -f $WIDE || $(stat -c %s "$WIDE") -ne 40000000 ]]; then
+  # 20,000 lines of 1,999 characters: a tail of 2000 such lines is far over the budget.
+  yes "$(head -c 1999 /dev/zero | tr '\0' 'w')" | head -n 20000 > "$WIDE" || true
 fi
 
 printf '%-52s %12s %9s\n' "scenario" "peak RSS" "seconds"
@@ -37,3 +44,5 @@ measure "1 GiB log: --hash"                          --root "$WORK" 1gib.log --h
 measure "100 MB one-line file: line 1, cut"          --root "$WORK" 100mb-one-line.txt
 measure "100 MB one-line file: --start-char 99999001" --root "$WORK" 100mb-one-line.txt --start-char 99999001
 measure "100 MB one-line file: from stdin"           - < "$ONE"
+measure "40 MB of 2000-char lines: --tail 2000"      --root "$WORK" 40mb-wide-lines.txt --tail 2000
+measure "the same from stdin"                        - --tail 2000 < "$WIDE"

@@ -194,29 +194,37 @@ pub fn tail_from<R: Read>(
     let before = source.skip_to(offset)?;
     let mut window = Window::empty(before + 1);
     let mut renderer = Renderer::new(spec);
-    // Where each line begins in the content, to leave the oldest out if over budget.
+    // Where each line begins, counted from the first byte ever rendered: the oldest lines
+    // are left out as soon as the newer ones alone fill the budget, so memory stays near
+    // the budget even for 2000 long lines.
     let mut starts = Vec::new();
+    let (mut dropped, mut removed) = (0, 0);
     while window.lines_read() < n && source.has_more()? {
         let number = before + 1 + window.lines_read();
-        starts.push(window.content.len());
+        starts.push(removed + window.content.len());
         let facts = renderer.render(&mut source, number, 0, &mut window.content)?;
         window.lines.push(ShownLine { number, facts });
+        let end = removed + window.content.len();
+        while window.lines.len() - dropped > 1 && end - starts[dropped] > budget(spec) {
+            dropped += 1;
+        }
+        let dead = starts[dropped] - removed;
+        if dead >= 64 * 1024 && dead * 2 >= window.content.len() {
+            window.content.drain(..dead);
+            removed += dead;
+        }
     }
     window.total_lines = before + window.lines_read() + source.count_rest()?;
     window.line_endings = source.line_endings();
-    let keep_from = starts
-        .iter()
-        .position(|&at| window.content.len() - at <= budget(spec))
-        .unwrap_or(starts.len().saturating_sub(1));
-    if keep_from > 0 {
-        window.content.drain(..starts[keep_from]);
-        window.lines.drain(..keep_from);
-        window.tail_dropped = keep_from as u64;
-        window.start_line += keep_from as u64;
+    if let Some(&first) = starts.get(dropped) {
+        window.content.drain(..first - removed);
     }
-    if window.lines.is_empty() {
-        window.start_line = window.total_lines.max(1);
-    }
+    window.lines.drain(..dropped);
+    window.tail_dropped = dropped as u64;
+    window.start_line = match window.lines.first() {
+        Some(line) => line.number,
+        None => window.total_lines.max(1),
+    };
     Ok(window)
 }
 
@@ -277,55 +285,40 @@ fn forward<R: Read>(
     Ok(window)
 }
 
-/// `--tail` on a stream that cannot be read backwards: keep the last `n` rendered lines.
+/// `--tail` on a stream that cannot be read backwards: keep the last `n` rendered lines,
+/// and of those only as many as the budget can show, so memory stays near the budget.
 fn tail_by_streaming<R: Read>(
     source: &mut LineSource<'_, R>,
     n: u64,
     spec: &WindowSpec,
 ) -> Result<Window, WindowError> {
     let mut ring: VecDeque<(Vec<u8>, ShownLine)> = VecDeque::new();
+    let mut size = 0;
     let mut renderer = Renderer::new(spec);
     let mut number = 1;
     while source.has_more()? {
-        let mut slot = if ring.len() as u64 >= n {
-            ring.pop_front().map(|(buf, _)| buf).unwrap_or_default()
-        } else {
-            Vec::new()
-        };
-        slot.clear();
+        let mut slot = Vec::new();
         let facts = renderer.render(source, number, 0, &mut slot)?;
+        size += slot.len();
         ring.push_back((slot, ShownLine { number, facts }));
+        while ring.len() as u64 > n || (ring.len() > 1 && size > budget(spec)) {
+            if let Some((text, _)) = ring.pop_front() {
+                size -= text.len();
+            }
+        }
         number += 1;
     }
-    Ok(fit_tail(ring, number - 1, spec, source.line_endings()))
-}
-
-/// Assembles a tail window, leaving out its oldest lines while it exceeds the budget.
-fn fit_tail(
-    mut lines: VecDeque<(Vec<u8>, ShownLine)>,
-    total: u64,
-    spec: &WindowSpec,
-    line_endings: LineEndings,
-) -> Window {
-    let mut size: usize = lines.iter().map(|(text, _)| text.len()).sum();
-    let mut dropped = 0;
-    while lines.len() > 1 && size > budget(spec) {
-        if let Some((text, _)) = lines.pop_front() {
-            size -= text.len();
-            dropped += 1;
-        }
-    }
-    let start_line = lines.front().map_or(total.max(1), |(_, l)| l.number);
-    let mut window = Window::empty(start_line);
+    let total = number - 1;
+    let mut window = Window::empty(ring.front().map_or(total.max(1), |(_, l)| l.number));
     window.content.reserve(size);
-    for (text, line) in lines {
+    window.tail_dropped = total.min(n) - ring.len() as u64;
+    for (text, line) in ring {
         window.content.extend_from_slice(&text);
         window.lines.push(line);
     }
     window.total_lines = total;
-    window.tail_dropped = dropped;
-    window.line_endings = line_endings;
-    window
+    window.line_endings = source.line_endings();
+    Ok(window)
 }
 
 fn budget(spec: &WindowSpec) -> usize {
