@@ -54,7 +54,7 @@ impl TruncatedBy {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ShownLine {
     pub number: u64,
-    /// Characters before the shown part (only the first line, with `--start-char`).
+    /// How the line was cut: characters skipped (`--start-char`), shown and left out.
     pub facts: LineFacts,
 }
 
@@ -169,7 +169,7 @@ pub fn window_from<R: Read>(
 ) -> Result<Window, WindowError> {
     match spec.start {
         Start::Line(start) => forward(&mut source, start, spec),
-        Start::Tail(n) => tail_by_streaming(&mut source, n, spec),
+        Start::Tail(n) => tail_lines(&mut source, 1, n, spec),
     }
 }
 
@@ -192,40 +192,7 @@ pub fn tail_from<R: Read>(
     spec: &WindowSpec,
 ) -> Result<Window, WindowError> {
     let before = source.skip_to(offset)?;
-    let mut window = Window::empty(before + 1);
-    let mut renderer = Renderer::new(spec);
-    // Where each line begins, counted from the first byte ever rendered: the oldest lines
-    // are left out as soon as the newer ones alone fill the budget, so memory stays near
-    // the budget even for 2000 long lines.
-    let mut starts = Vec::new();
-    let (mut dropped, mut removed) = (0, 0);
-    while window.lines_read() < n && source.has_more()? {
-        let number = before + 1 + window.lines_read();
-        starts.push(removed + window.content.len());
-        let facts = renderer.render(&mut source, number, 0, &mut window.content)?;
-        window.lines.push(ShownLine { number, facts });
-        let end = removed + window.content.len();
-        while window.lines.len() - dropped > 1 && end - starts[dropped] > budget(spec) {
-            dropped += 1;
-        }
-        let dead = starts[dropped] - removed;
-        if dead >= 64 * 1024 && dead * 2 >= window.content.len() {
-            window.content.drain(..dead);
-            removed += dead;
-        }
-    }
-    window.total_lines = before + window.lines_read() + source.count_rest()?;
-    window.line_endings = source.line_endings();
-    if let Some(&first) = starts.get(dropped) {
-        window.content.drain(..first - removed);
-    }
-    window.lines.drain(..dropped);
-    window.tail_dropped = dropped as u64;
-    window.start_line = match window.lines.first() {
-        Some(line) => line.number,
-        None => window.total_lines.max(1),
-    };
-    Ok(window)
+    tail_lines(&mut source, before + 1, n, spec)
 }
 
 fn forward<R: Read>(
@@ -285,38 +252,49 @@ fn forward<R: Read>(
     Ok(window)
 }
 
-/// `--tail` on a stream that cannot be read backwards: keep the last `n` rendered lines,
-/// and of those only as many as the budget can show, so memory stays near the budget.
-fn tail_by_streaming<R: Read>(
+/// Renders the lines from here to the end, numbered from `first`, and keeps the last `n`
+/// of them, of which only as many as the budget can show (at least one). The oldest lines
+/// leave as soon as they are out of either, so memory stays near the budget whatever the
+/// input: a stream read to its end, or a file's last lines found by offset.
+fn tail_lines<R: Read>(
     source: &mut LineSource<'_, R>,
+    first: u64,
     n: u64,
     spec: &WindowSpec,
 ) -> Result<Window, WindowError> {
-    let mut ring: VecDeque<(Vec<u8>, ShownLine)> = VecDeque::new();
-    let mut size = 0;
+    let mut window = Window::empty(first);
+    let mut kept: VecDeque<ShownLine> = VecDeque::new();
+    // Where each kept line begins, counted from the first byte ever rendered.
+    let mut starts: VecDeque<usize> = VecDeque::new();
+    let mut removed = 0;
     let mut renderer = Renderer::new(spec);
-    let mut number = 1;
+    let mut number = first;
     while source.has_more()? {
-        let mut slot = Vec::new();
-        let facts = renderer.render(source, number, 0, &mut slot)?;
-        size += slot.len();
-        ring.push_back((slot, ShownLine { number, facts }));
-        while ring.len() as u64 > n || (ring.len() > 1 && size > budget(spec)) {
-            if let Some((text, _)) = ring.pop_front() {
-                size -= text.len();
-            }
+        starts.push_back(removed + window.content.len());
+        let facts = renderer.render(source, number, 0, &mut window.content)?;
+        kept.push_back(ShownLine { number, facts });
+        let end = removed + window.content.len();
+        while kept.len() as u64 > n
+            || (kept.len() > 1 && starts.front().is_some_and(|&at| end - at > budget(spec)))
+        {
+            kept.pop_front();
+            starts.pop_front();
+        }
+        // Compact when at least half of the buffer belongs to lines that left.
+        let dead = starts.front().map_or(0, |&at| at - removed);
+        if dead >= 64 * 1024 && dead * 2 >= window.content.len() {
+            window.content.drain(..dead);
+            removed += dead;
         }
         number += 1;
     }
-    let total = number - 1;
-    let mut window = Window::empty(ring.front().map_or(total.max(1), |(_, l)| l.number));
-    window.content.reserve(size);
-    window.tail_dropped = total.min(n) - ring.len() as u64;
-    for (text, line) in ring {
-        window.content.extend_from_slice(&text);
-        window.lines.push(line);
+    if let Some(&at) = starts.front() {
+        window.content.drain(..at - removed);
     }
-    window.total_lines = total;
+    window.total_lines = number - 1;
+    window.tail_dropped = (number - first).min(n) - kept.len() as u64;
+    window.start_line = kept.front().map_or(window.total_lines.max(1), |l| l.number);
+    window.lines = kept.into();
     window.line_endings = source.line_endings();
     Ok(window)
 }
@@ -325,7 +303,7 @@ fn budget(spec: &WindowSpec) -> usize {
     usize::try_from(spec.max_bytes).unwrap_or(usize::MAX)
 }
 
-/// Renders one line at a time into a reused buffer: prefix, text, cut marker, `\n`.
+/// Renders one line at a time, appended to a buffer: prefix, text, cut marker, `\n`.
 struct Renderer {
     numbers: NumberStyle,
     max_line_chars: u64,
