@@ -245,18 +245,23 @@ pub(crate) fn split_incomplete_tail(bytes: &[u8]) -> (&[u8], &[u8]) {
         if b & 0xC0 == 0x80 {
             continue; // a continuation byte: keep looking for its lead
         }
-        let width = match b {
-            0xC0..=0xDF => 2,
-            0xE0..=0xEF => 3,
-            0xF0..=0xF7 => 4,
-            _ => 1,
-        };
-        if bytes.len() - at < width {
+        if bytes.len() - at < utf8_width(b) {
             return bytes.split_at(at);
         }
         break;
     }
     (bytes, &[])
+}
+
+/// How many bytes the UTF-8 character that begins with `lead` takes (1 for a byte that
+/// cannot begin one).
+pub(crate) fn utf8_width(lead: u8) -> usize {
+    match lead {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
+    }
 }
 
 /// Whether `invalid` (as reported by `utf8_chunks` at the end of a piece) is the valid

@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use memchr::{memchr, memchr_iter};
 
 use crate::endings::EndingsScan;
+use crate::line::{split_incomplete_tail, utf8_width};
 
 /// When and how to count in parallel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -294,7 +295,7 @@ impl Meter {
             self.valid &= std::str::from_utf8(joined).is_ok();
             self.carry = Edge::default();
         }
-        let (body, tail) = crate::line::split_incomplete_tail(bytes);
+        let (body, tail) = split_incomplete_tail(bytes);
         self.valid &= simdutf8::basic::from_utf8(body).is_ok();
         self.carry = Edge::of(tail);
     }
@@ -314,15 +315,6 @@ impl Meter {
     }
 }
 
-fn utf8_width(lead: u8) -> usize {
-    match lead {
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        0xF0..=0xF7 => 4,
-        _ => 1,
-    }
-}
-
 /// The rest of the line that begins at a tally's start, measured from its chunks: the
 /// offset of its `\n` (None when it runs to the end) and its characters, a CRLF's `\r`
 /// excluded. None when it is not valid UTF-8 throughout: its lossy count must be made
@@ -332,8 +324,12 @@ pub fn measure_line(tally: &Tally, carry: &[u8]) -> Option<(Option<u64>, u64)> {
     let mut pending = Edge::of(carry);
     let mut before_last: Option<u8> = None;
     for chunk in &tally.chunks {
-        let edge = [pending.as_slice(), chunk.head.as_slice()].concat();
-        if !edge.is_empty() && std::str::from_utf8(&edge).is_err() {
+        // A character split between two chunks must be whole once joined.
+        let (tail, head) = (pending.as_slice(), chunk.head.as_slice());
+        let mut joined = [0u8; 6];
+        joined[..tail.len()].copy_from_slice(tail);
+        joined[tail.len()..tail.len() + head.len()].copy_from_slice(head);
+        if std::str::from_utf8(&joined[..tail.len() + head.len()]).is_err() {
             return None;
         }
         if !chunk.valid {
