@@ -25,7 +25,11 @@ pub fn answer(request: &Request, target: &Target) -> Answer {
     let started = Instant::now();
     let (label, result) = match target {
         Target::Stdin => (STDIN_LABEL.to_string(), read_stdin(request)),
-        Target::Path(path) => (request.root.display_of(path), read_path(request, path)),
+        Target::Path(path) => {
+            let label = request.root.display_of(path);
+            let result = read_path(request, path, &label);
+            (label, result)
+        }
     };
     Answer {
         label,
@@ -35,11 +39,11 @@ pub fn answer(request: &Request, target: &Target) -> Answer {
     }
 }
 
-fn read_path(request: &Request, path: &OsStr) -> Result<Success, Error> {
+/// `display` is how `path` prints (relative to the root), for "did you mean".
+fn read_path(request: &Request, path: &OsStr, display: &str) -> Result<Success, Error> {
     let resolved = request.root.resolve(path).map_err(|err| match err.code {
         ErrorCode::NotFound => {
-            let display = request.root.display_of(path);
-            let candidates = suggest::suggestions(&request.root, &display);
+            let candidates = suggest::suggestions(&request.root, display);
             err.with_suggestions(candidates)
         }
         _ => err,
@@ -105,8 +109,8 @@ fn read_stdin(request: &Request) -> Result<Success, Error> {
     read_text(request, facts, &mut metered, None)
 }
 
-/// Classifies and reads a text input. `file` (with its size) allows `--tail` to find its
-/// start by reading backwards instead of rendering every line.
+/// Classifies and reads a text input. `file` (with its size) allows reading at offsets,
+/// and `--tail` to find its start by reading backwards instead of rendering every line.
 fn read_text<R: Read>(
     request: &Request,
     mut facts: FileFacts,
@@ -135,35 +139,24 @@ fn read_text<R: Read>(
     let body = Cursor::new(&head[bom.min(head.len())..]).chain(&mut *metered);
     let spec = &request.window;
     let start = bom as u64;
-    let result = match (decoding.encoding == UTF_8, file) {
-        // A regular file read as UTF-8 without a hash is read at offsets, so that large
-        // skips and counts run on every core.
-        (true, Some((file, size))) if !request.wants_hash() => {
-            let input: Input<'_, std::io::Empty> = Input::File {
-                file,
-                start,
-                end: size,
-            };
-            match spec.start {
-                Start::Tail(n) => input::tail_offset(file, start, size, n)
-                    .map_err(WindowError::Io)
-                    .and_then(|offset| window::read_tail_from(input, offset - start, n, spec)),
-                Start::Line(_) => window::read_window(input, spec),
-            }
+    // A regular file read as UTF-8 is read at offsets (so that large skips and counts run
+    // on every core) unless its bytes must be hashed in order; a file's tail is found by
+    // reading backwards from its end.
+    let direct = !request.wants_hash();
+    let result = match (decoding.encoding == UTF_8, file, spec.start) {
+        (true, Some((file, size)), Start::Tail(n)) => input::tail_offset(file, start, size, n)
+            .map_err(WindowError::Io)
+            .and_then(|offset| match direct {
+                true => {
+                    window::read_tail_from(file_input(file, start, size), offset - start, n, spec)
+                }
+                false => window::read_tail_from(Input::Stream(body), offset - start, n, spec),
+            }),
+        (true, Some((file, size)), Start::Line(_)) if direct => {
+            window::read_window(file_input(file, start, size), spec)
         }
-        (true, Some((file, size))) if matches!(spec.start, Start::Tail(_)) => {
-            let n = match spec.start {
-                Start::Tail(n) => n,
-                Start::Line(_) => 0,
-            };
-            input::tail_offset(file, start, size, n)
-                .map_err(WindowError::Io)
-                .and_then(|offset| {
-                    window::read_tail_from(Input::Stream(body), offset - start, n, spec)
-                })
-        }
-        (true, _) => window::read_window(Input::Stream(body), spec),
-        (false, _) => window::read_window(
+        (true, _, _) => window::read_window(Input::Stream(body), spec),
+        (false, _, _) => window::read_window(
             Input::Stream(Transcoder::new(body, decoding.encoding)),
             spec,
         ),
@@ -225,6 +218,11 @@ fn list(
         window,
         entries,
     }))
+}
+
+/// The bytes `start..end` of `file`, read at offsets.
+fn file_input(file: &File, start: u64, end: u64) -> Input<'_, std::io::Empty> {
+    Input::File { file, start, end }
 }
 
 fn past_the_end(err: WindowError, path: &str, one: &str, many: &str) -> Error {

@@ -54,7 +54,7 @@ impl<R: Read> Metered<R> {
             .map(|h| h.finalize().to_hex().to_string())
     }
 
-    /// Reads until `buf` holds `len` bytes or the input ends.
+    /// Reads the first `len` bytes, or fewer when the input ends before.
     pub fn read_head(&mut self, len: usize) -> io::Result<Vec<u8>> {
         let mut head = Vec::with_capacity(len);
         self.by_ref().take(len as u64).read_to_end(&mut head)?;
