@@ -274,3 +274,54 @@ fn not_found_suggests_up_to_three_paths_inside_the_root() {
     let v = ws.json(&["../main.rs"]);
     assert_eq!(v["error"]["code"], "ACCESS_DENIED");
 }
+
+#[test]
+fn standard_input_follows_the_same_encoding_and_binary_rules() {
+    let ws = Workspace::new();
+    let stdin = |bytes: Vec<u8>, extra: &[&str]| {
+        let out = ws
+            .cmd()
+            .args(["-", "-f", "json"])
+            .args(extra)
+            .write_stdin(bytes)
+            .output()
+            .unwrap();
+        (code(&out), json_lines(&out).remove(0))
+    };
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(
+        "héllo\r\nwörld\r\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes),
+    );
+    let (exit, v) = stdin(utf16, &[]);
+    assert_eq!(exit, 0);
+    assert_eq!(v["data"]["content"], "   1 | héllo\n   2 | wörld\n");
+    assert_eq!(
+        (v["stats"]["encoding"].clone(), v["stats"]["bom"].clone()),
+        (json!("utf-16le"), json!(true))
+    );
+    assert_eq!(v["stats"]["line_endings"], "crlf");
+
+    let (_, v) = stdin(b"\xEF\xBB\xBFfirst\n".to_vec(), &[]);
+    assert_eq!(v["data"]["content"], "   1 | first\n");
+    assert_eq!(v["stats"]["bom"], true);
+
+    let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("日本語\n");
+    let (_, v) = stdin(sjis.into_owned(), &["--encoding", "shift_jis"]);
+    assert_eq!(v["data"]["content"], "   1 | 日本語\n");
+    assert_eq!(v["stats"]["encoding"], "shift_jis");
+
+    let (_, v) = stdin(b"caf\xe9\n".to_vec(), &[]);
+    assert_eq!(v["data"]["fallback_encoding"], "replace");
+    assert_eq!(v["status"], "partial");
+
+    let mut controls = vec![b'x'; 50];
+    controls.extend([0x02u8; 50]);
+    let (exit, v) = stdin(controls, &[]);
+    assert_eq!(exit, 7);
+    assert_eq!(
+        v["error"]["detail"],
+        json!({"reason": "control_ratio", "ratio": 0.5})
+    );
+}
