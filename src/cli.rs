@@ -8,7 +8,7 @@ use std::ffi::OsString;
 
 use clap::{Parser, ValueEnum};
 
-use crate::numbers::NumberStyle;
+use crate::read::numbers::NumberStyle;
 
 /// The examples of `--help`, also the EXAMPLES section of the man page.
 pub const EXAMPLES: &str = "\

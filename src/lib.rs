@@ -2,25 +2,18 @@
 //! shell pipelines. Data flows one way: arguments → request → open (sandbox) → classify
 //! (sniff) → read window → outcome → render.
 
-pub mod answer;
+mod answer;
 pub mod cli;
-pub mod decode;
-pub mod dir;
-pub mod endings;
-pub mod error;
-pub mod input;
-pub mod line;
-pub mod numbers;
-pub mod outcome;
-pub mod render;
-pub mod request;
-pub mod sandbox;
-pub mod schema;
+mod dir;
+mod error;
+mod outcome;
+pub mod read;
+mod render;
+mod request;
+mod sandbox;
+mod schema;
 pub mod sniff;
-pub mod source;
-pub mod suggest;
-pub mod tally;
-pub mod window;
+mod suggest;
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, IsTerminal, Read, Write};
@@ -32,10 +25,10 @@ use serde_json::Map;
 use crate::cli::{Cli, Format};
 use crate::error::Error;
 use crate::outcome::Answer;
+use crate::read::window::{Start, WindowSpec};
 use crate::render::{Context, Printer};
 use crate::request::{DEFAULT_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS, Request};
 use crate::sandbox::Root;
-use crate::window::{Start, WindowSpec};
 
 /// Runs agentread on `args` (the program name first) and returns the exit code.
 pub fn run(args: Vec<OsString>) -> u8 {
@@ -176,7 +169,7 @@ fn default_spec() -> WindowSpec {
         start_char: 1,
         max_line_chars: DEFAULT_MAX_LINE_CHARS,
         max_bytes: DEFAULT_MAX_BYTES,
-        numbers: numbers::NumberStyle::Pipe,
+        numbers: read::numbers::NumberStyle::Pipe,
     }
 }
 

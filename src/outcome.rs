@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::Error;
-use crate::window::Window;
+use crate::read::window::Window;
 
 /// The answer for one PATH.
 #[derive(Debug)]

@@ -8,9 +8,9 @@ use serde_json::{Map, Value};
 
 use crate::cli::{Cli, ColorWhen, Format};
 use crate::error::Error;
+use crate::read::window::{Start, WindowSpec};
 use crate::sandbox::Root;
 use crate::sniff::EncodingChoice;
-use crate::window::{Start, WindowSpec};
 
 pub const DEFAULT_LIMIT: u64 = 500;
 pub const MAX_LIMIT: u64 = 2000;
@@ -77,10 +77,6 @@ impl Params {
         map.insert("path".into(), Value::String(path));
         map.extend(self.given.clone());
         map
-    }
-
-    pub fn given(&self) -> &Map<String, Value> {
-        &self.given
     }
 }
 

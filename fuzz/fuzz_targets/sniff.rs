@@ -4,7 +4,7 @@
 
 use std::io::Read;
 
-use agentread::decode::Transcoder;
+use agentread::read::transcode::Transcoder;
 use agentread::sniff::{EncodingChoice, classify};
 use libfuzzer_sys::fuzz_target;
 

@@ -5,11 +5,11 @@
 
 use std::io::{self, Read};
 
-use agentread::input::tail_offset;
-use agentread::numbers::NumberStyle;
-use agentread::source::{Input, LineSource};
-use agentread::tally::Parallel;
-use agentread::window::{Start, Window, WindowError, WindowSpec, read_window, tail_from, window_from};
+use agentread::read::metered::tail_offset;
+use agentread::read::numbers::NumberStyle;
+use agentread::read::source::{Input, LineSource};
+use agentread::read::tally::Parallel;
+use agentread::read::window::{Start, Window, WindowError, WindowSpec, read_window, tail_from, window_from};
 use libfuzzer_sys::fuzz_target;
 
 /// Delivers the input in reads of varying sizes, to cross every buffer boundary.

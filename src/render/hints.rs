@@ -3,7 +3,7 @@
 //! (in JSON, for agents) says `start_line=501`.
 
 use crate::outcome::Success;
-use crate::window::{TruncatedBy, Window, WindowSpec};
+use crate::read::window::{TruncatedBy, Window, WindowSpec};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Wording {

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::Context;
 use super::hints::{self, Wording};
 use crate::outcome::{Answer, FileFacts, Success};
-use crate::window::Window;
+use crate::read::window::Window;
 
 pub fn write(out: &mut impl Write, context: &Context, answer: &Answer) -> io::Result<()> {
     serde_json::to_writer(&mut *out, &to_value(context, answer))?;

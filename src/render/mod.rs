@@ -9,7 +9,7 @@ use std::io::{self, Write};
 
 use crate::cli::Format;
 use crate::outcome::Answer;
-use crate::window::WindowSpec;
+use crate::read::window::WindowSpec;
 
 /// What rendering needs besides the answer.
 #[derive(Debug, Clone)]

@@ -10,9 +10,9 @@ use super::Context;
 use super::hints::{self, Wording};
 use crate::cli::ColorWhen;
 use crate::error::Error;
-use crate::numbers::NumberStyle;
 use crate::outcome::{Answer, Success};
-use crate::window::Window;
+use crate::read::numbers::NumberStyle;
+use crate::read::window::Window;
 
 /// The colour policy: `always` wins over NO_COLOR; `auto` colours only a terminal and
 /// only when NO_COLOR is unset or empty.

@@ -7,7 +7,7 @@ use super::Context;
 use super::hints::{self, Wording};
 use crate::error::BinaryEvidence;
 use crate::outcome::{Answer, Success};
-use crate::window::Window;
+use crate::read::window::Window;
 
 pub fn write(out: &mut impl Write, context: &Context, answer: &Answer) -> io::Result<()> {
     out.write_all(to_string(context, answer).as_bytes())

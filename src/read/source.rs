@@ -11,9 +11,10 @@ use std::io::{self, Read};
 
 use memchr::{memchr, memchr_iter};
 
-use crate::endings::{EndingsScan, LineEndings};
-use crate::line::LineCutter;
-use crate::tally::{self, Parallel, Tally};
+use crate::read::buffer::AlignedBuf;
+use crate::read::endings::{EndingsScan, LineEndings};
+use crate::read::line::LineCutter;
+use crate::read::tally::{self, Parallel, Tally};
 
 /// Size of the read buffer: large enough that a read() costs little per byte, small
 /// enough to stay in L2 cache while it is counted.
@@ -47,7 +48,7 @@ enum Feed<'f, R> {
 
 pub struct LineSource<'f, R> {
     feed: Feed<'f, R>,
-    buf: Box<[u8]>,
+    buf: AlignedBuf,
     pos: usize,
     filled: usize,
     /// Bytes of the input passed so far (read, skipped or counted).
@@ -86,7 +87,7 @@ impl<'f, R: Read> LineSource<'f, R> {
         };
         LineSource {
             feed,
-            buf: vec![0; buffer.max(1)].into_boxed_slice(),
+            buf: AlignedBuf::new(buffer),
             pos: 0,
             filled: 0,
             consumed: 0,

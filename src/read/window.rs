@@ -8,10 +8,10 @@
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
-use crate::endings::LineEndings;
-use crate::line::{LineCutter, LineFacts};
-use crate::numbers::{LineNumber, NumberStyle};
-pub use crate::source::{BUFFER_SIZE, Input, LineSource};
+use crate::read::endings::LineEndings;
+use crate::read::line::{LineCutter, LineFacts};
+use crate::read::numbers::{LineNumber, NumberStyle};
+pub use crate::read::source::{BUFFER_SIZE, Input, LineSource};
 
 /// Where the window begins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -579,7 +579,7 @@ mod tests {
     }
 
     fn naive_endings(data: &[u8]) -> LineEndings {
-        let mut scan = crate::endings::EndingsScan::default();
+        let mut scan = crate::read::endings::EndingsScan::default();
         scan.scan(data);
         scan.result()
     }
@@ -611,11 +611,16 @@ mod tests {
             start: skip as u64,
             end: data.len() as u64,
         };
-        let source = LineSource::tuned(input, crate::tally::Parallel { min: 0, chunk }, buffer);
+        let source = LineSource::tuned(
+            input,
+            crate::read::tally::Parallel { min: 0, chunk },
+            buffer,
+        );
         match spec.start {
             Start::Tail(n) => {
                 let offset =
-                    crate::input::tail_offset(&file, skip as u64, data.len() as u64, n).unwrap();
+                    crate::read::metered::tail_offset(&file, skip as u64, data.len() as u64, n)
+                        .unwrap();
                 tail_from(source, offset - skip as u64, n, spec)
             }
             Start::Line(_) => window_from(source, spec),

@@ -8,12 +8,14 @@ use std::io::{self, Read};
 
 use encoding_rs::{Decoder, DecoderResult, Encoding};
 
+use crate::read::buffer::AlignedBuf;
+
 const CHUNK: usize = 64 * 1024;
 
 pub struct Transcoder<R> {
     input: R,
     decoder: Decoder,
-    raw: Box<[u8]>,
+    raw: AlignedBuf,
     raw_pos: usize,
     raw_end: usize,
     input_done: bool,
@@ -29,7 +31,7 @@ impl<R: Read> Transcoder<R> {
         Transcoder {
             input,
             decoder: encoding.new_decoder_without_bom_handling(),
-            raw: vec![0; CHUNK].into_boxed_slice(),
+            raw: AlignedBuf::new(CHUNK),
             raw_pos: 0,
             raw_end: 0,
             input_done: false,

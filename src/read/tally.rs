@@ -11,8 +11,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use memchr::{memchr, memchr_iter};
 
-use crate::endings::EndingsScan;
-use crate::line::{split_incomplete_tail, utf8_width};
+use crate::read::buffer::AlignedBuf;
+use crate::read::endings::EndingsScan;
+use crate::read::line::{split_incomplete_tail, utf8_width};
 
 /// When and how to count in parallel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -166,7 +167,7 @@ pub fn tally(
         let helpers: Vec<_> = (1..threads)
             .filter_map(|_| {
                 std::thread::Builder::new()
-                    .spawn_scoped(scope, || work(&mut vec![0u8; READ]))
+                    .spawn_scoped(scope, || work(&mut AlignedBuf::new(READ)))
                     .ok()
             })
             .collect();
@@ -418,7 +419,7 @@ pub fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::endings::LineEndings;
+    use crate::read::endings::LineEndings;
     use std::io::Write;
 
     fn file_of(bytes: &[u8]) -> File {

@@ -8,6 +8,8 @@ use std::os::unix::fs::FileExt;
 
 use memchr::memrchr_iter;
 
+use crate::read::buffer::AlignedBuf;
+
 /// The error a metered stream returns once it passes its size limit.
 #[derive(Debug)]
 pub struct SizeLimitPassed;
@@ -80,7 +82,7 @@ impl<R: Read> Read for Metered<R> {
 /// end (`size`) and never before `start` (the end of a byte order mark).
 pub fn tail_offset(file: &File, start: u64, size: u64, n: u64) -> io::Result<u64> {
     const CHUNK: u64 = 64 * 1024;
-    let mut buf = vec![0u8; CHUNK as usize];
+    let mut buf = AlignedBuf::new(CHUNK as usize);
     let mut end = size;
     // The final newline ends the last line; it does not begin another.
     if end > start {

@@ -1,0 +1,200 @@
+//! The reading core, and its one entry: [`text`] reads a window of a text input (a file
+//! or a stream), choosing how to read it; [`entries`] pages a directory's names.
+//!
+//! The parts, in the order bytes flow through them:
+//! - `buffer`: page-aligned buffers the kernel reads into;
+//! - `metered`: every input's byte count, hash and size limit; the head for sniffing;
+//!   the backward scan that finds where `--tail` begins;
+//! - `transcode`: other encodings into a UTF-8 stream;
+//! - `source`: a byte stream seen as lines, through one fixed buffer;
+//! - `tally`: counting the lines of a file's range on every core;
+//! - `line`: cutting one line to its shown part, counting the rest;
+//! - `endings`: what line endings the whole input uses;
+//! - `numbers`: line-number prefixes;
+//! - `window`: skip, take, cut, count: the window itself.
+
+pub mod buffer;
+pub mod endings;
+pub mod line;
+pub mod metered;
+pub mod numbers;
+pub mod source;
+pub mod tally;
+pub mod transcode;
+pub mod window;
+
+use std::fs::File;
+use std::io::{Cursor, Read};
+
+use encoding_rs::UTF_8;
+
+use crate::error::{BinaryEvidence, Error, ErrorCode};
+use crate::sniff::{self, EncodingChoice};
+use metered::Metered;
+use transcode::Transcoder;
+pub use window::{Start, Window, WindowError, WindowSpec};
+
+/// How a text input is read: the window, the encoding and what to do with the bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct TextOptions<'a> {
+    pub window: &'a WindowSpec,
+    pub encoding: EncodingChoice,
+    /// Every byte is hashed (BLAKE3), for `--hash` or `--if-changed`.
+    pub hash: bool,
+    /// A stream stops with SIZE_LIMIT_EXCEEDED once it passes this many bytes.
+    pub stream_limit: Option<u64>,
+}
+
+/// A text input read: its window and what was found about the whole input.
+#[derive(Debug)]
+pub struct TextWindow {
+    pub window: Window,
+    /// The encoding's name for `stats.encoding`.
+    pub encoding: String,
+    pub bom: bool,
+    pub content_hash: Option<String>,
+    /// Bytes read from a stream (a file's size comes from its stat).
+    pub bytes_read: u64,
+}
+
+/// What went wrong in a read, before it is worded for a path.
+#[derive(Debug)]
+pub enum ReadError {
+    Binary(BinaryEvidence),
+    /// A stream passed `stream_limit`.
+    SizeLimitPassed,
+    Io(std::io::Error),
+    /// The window's start lies past the input (`StartLinePastEnd`, `StartCharPastEnd`).
+    Window(WindowError),
+}
+
+/// Where a text input's bytes come from.
+pub enum TextInput<'f, R> {
+    /// A regular file of this size: read at offsets, its tail found from its end.
+    File(&'f File, u64),
+    Stream(R),
+}
+
+/// Reads the window `options` asks for from `input`.
+///
+/// A regular file read as UTF-8 is read at offsets (so that large skips and counts run
+/// on every core) unless its bytes must be hashed in order; its tail is found by reading
+/// backwards from its end. Anything else is one stream, decoded when it is not UTF-8.
+pub fn text<R: Read>(
+    input: TextInput<'_, R>,
+    file_name: &str,
+    options: TextOptions<'_>,
+) -> Result<TextWindow, ReadError> {
+    match input {
+        TextInput::File(file, size) => {
+            let metered = Metered::new(file, options.hash, None);
+            text_from(metered, Some((file, size)), file_name, options)
+        }
+        TextInput::Stream(reader) => {
+            let metered = Metered::new(reader, options.hash, options.stream_limit);
+            text_from(metered, None, file_name, options)
+        }
+    }
+}
+
+fn text_from<R: Read>(
+    mut metered: Metered<R>,
+    file: Option<(&File, u64)>,
+    file_name: &str,
+    options: TextOptions<'_>,
+) -> Result<TextWindow, ReadError> {
+    let head_len = options.encoding.head_len();
+    let head = metered.read_head(head_len).map_err(io_error)?;
+    let complete = head.len() < head_len;
+    let decoding =
+        sniff::classify(&head, complete, file_name, options.encoding).map_err(ReadError::Binary)?;
+    let bom = decoding.bom_len;
+    let body = Cursor::new(&head[bom.min(head.len())..]).chain(&mut metered);
+    let spec = options.window;
+    let start = bom as u64;
+    let direct = !options.hash;
+    let at_offsets = |file, size| window::Input::File::<std::io::Empty> {
+        file,
+        start,
+        end: size,
+    };
+    let result = match (decoding.encoding == UTF_8, file, spec.start) {
+        (true, Some((file, size)), Start::Tail(n)) => metered::tail_offset(file, start, size, n)
+            .map_err(WindowError::Io)
+            .and_then(|offset| match direct {
+                true => window::read_tail_from(at_offsets(file, size), offset - start, n, spec),
+                false => {
+                    window::read_tail_from(window::Input::Stream(body), offset - start, n, spec)
+                }
+            }),
+        (true, Some((file, size)), Start::Line(_)) if direct => {
+            window::read_window(at_offsets(file, size), spec)
+        }
+        (true, _, _) => window::read_window(window::Input::Stream(body), spec),
+        (false, _, _) => window::read_window(
+            window::Input::Stream(Transcoder::new(body, decoding.encoding)),
+            spec,
+        ),
+    };
+    let window = result.map_err(|err| match err {
+        WindowError::Io(err) => io_error(err),
+        other => ReadError::Window(other),
+    })?;
+    Ok(TextWindow {
+        window,
+        encoding: decoding.name(),
+        bom: decoding.bom(),
+        content_hash: metered.hash(),
+        bytes_read: metered.bytes_read(),
+    })
+}
+
+fn io_error(err: std::io::Error) -> ReadError {
+    match metered::is_size_limit(&err) {
+        true => ReadError::SizeLimitPassed,
+        false => ReadError::Io(err),
+    }
+}
+
+/// Pages a list of names (a directory's entries) like the lines of a file: one per line,
+/// numbered, within the same limit and byte budget.
+pub fn entries(names: &[String], spec: &WindowSpec) -> Result<Window, WindowError> {
+    let mut text = Vec::new();
+    for name in names {
+        // A name with a line break would break the one-entry-a-line listing.
+        text.extend_from_slice(
+            name.replace('\n', "\u{240A}")
+                .replace('\r', "\u{240D}")
+                .as_bytes(),
+        );
+        text.push(b'\n');
+    }
+    window::read_window(window::Input::Stream(&text[..]), spec)
+}
+
+/// The words for a window that starts past its input: `one`/`many` name its units.
+pub fn past_the_end(err: &WindowError, path: &str, one: &str, many: &str) -> Error {
+    let message = match err {
+        WindowError::StartLinePastEnd {
+            start_line,
+            total_lines: 0,
+        } => format!("start_line {start_line} is past the end of '{path}' (0 {many}; valid: 1)."),
+        WindowError::StartLinePastEnd {
+            start_line,
+            total_lines,
+        } => format!(
+            "start_line {start_line} is past the end of '{path}' ({total_lines} {}; valid: 1-{total_lines}).",
+            if *total_lines == 1 { one } else { many }
+        ),
+        WindowError::StartCharPastEnd {
+            line,
+            start_char,
+            chars,
+        } => format!(
+            "start_char {start_char} is past the end of {one} {line} of '{path}' ({chars} chars; valid: 1-{}).",
+            (*chars).max(1)
+        ),
+        WindowError::Io(err) => return Error::read_failed(path, err),
+    };
+    Error::new(ErrorCode::InvalidParam, message)
+}
