@@ -19,6 +19,10 @@ pub const STDIN_LABEL: &str = "<stdin>";
 
 pub fn answer(request: &Request, target: &Target) -> Answer {
     let started = Instant::now();
+    #[cfg(feature = "fault-injection")]
+    if std::env::var_os("AGENTREAD_FAULT").is_some_and(|v| v == "panic") {
+        panic!("fault injected by AGENTREAD_FAULT=panic");
+    }
     let (label, result) = match target {
         Target::Stdin => (STDIN_LABEL.to_string(), read_stdin(request)),
         Target::Path(path) => {

@@ -59,6 +59,12 @@ impl ErrorCode {
     }
 }
 
+/// The process's exit status (SPEC §9): 0 without a failure, else the failure's row of
+/// the table. The one place an exit status is decided.
+pub fn exit_status(failure: Option<ErrorCode>) -> u8 {
+    failure.map_or(0, ErrorCode::exit_code)
+}
+
 /// The evidence behind a binary verdict (SPEC §11), serialised as `error.detail`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "reason", rename_all = "snake_case")]
@@ -196,6 +202,14 @@ mod tests {
                 ("IO_ERROR", 9),
             ]
         );
+    }
+
+    #[test]
+    fn the_exit_status_is_zero_without_a_failure_and_the_code_s_row_with_one() {
+        assert_eq!(exit_status(None), 0);
+        for code in ErrorCode::ALL {
+            assert_eq!(exit_status(Some(code)), code.exit_code());
+        }
     }
 
     #[test]

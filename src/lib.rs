@@ -24,14 +24,16 @@ use serde_json::Map;
 
 use crate::cli::{Cli, Format};
 use crate::error::Error;
+pub use crate::error::{ErrorCode, exit_status};
 use crate::outcome::Answer;
 use crate::read::window::{Start, WindowSpec};
 use crate::render::{Context, Printer};
 use crate::request::{DEFAULT_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS, Request};
 use crate::sandbox::Root;
 
-/// Runs agentread on `args` (the program name first) and returns the exit code.
-pub fn run(args: Vec<OsString>) -> u8 {
+/// Runs agentread on `args` (the program name first) and returns the first failure, if
+/// any: the process's exit status is [`exit_status`] of it.
+pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
     let format_hint = cli::format_hint(&args);
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
@@ -42,10 +44,7 @@ pub fn run(args: Vec<OsString>) -> u8 {
                     | ErrorKind::DisplayVersion
                     | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
             ) {
-                return match e.print() {
-                    Ok(()) => 0,
-                    Err(err) => write_failed(&err, 0),
-                };
+                return e.print().err().and_then(|err| write_failed(&err, None));
             }
             let (message, usage) = clap_message(&e);
             let cwd = cwd_against(None);
@@ -61,10 +60,8 @@ pub fn run(args: Vec<OsString>) -> u8 {
     if let Some(flavor) = cli.tool_schema {
         let definition = schema::definition(flavor);
         let text = serde_json::to_string_pretty(&definition).unwrap_or_default() + "\n";
-        return match io::stdout().lock().write_all(text.as_bytes()) {
-            Ok(()) => 0,
-            Err(err) => write_failed(&err, 0),
-        };
+        let written = io::stdout().lock().write_all(text.as_bytes());
+        return written.err().and_then(|err| write_failed(&err, None));
     }
     let cwd_root = cli.root.clone();
     let request = match Request::from_cli(cli, read_stdin_to_string) {
@@ -78,7 +75,7 @@ pub fn run(args: Vec<OsString>) -> u8 {
 }
 
 /// Answers every PATH of a valid request in turn; the exit code is the first failure's.
-fn serve(request: &Request) -> u8 {
+fn serve(request: &Request) -> Option<ErrorCode> {
     let terminal = io::stdout().is_terminal();
     let text = request.format == Format::Text;
     let no_color = std::env::var_os("NO_COLOR");
@@ -100,21 +97,19 @@ fn serve(request: &Request) -> u8 {
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let mut err = io::stderr().lock();
     let mut printer = Printer::new(&context);
-    let mut exit = 0;
+    let mut failure = None;
     for target in &request.targets {
         let answer = answer::answer(request, target);
-        if exit == 0 {
-            exit = answer.exit_code();
-        }
+        failure = failure.or(answer.failure());
         // Flushed per answer, so that stdout and stderr keep their order in text mode.
         if let Err(e) = printer
             .print(&mut out, &mut err, &answer)
             .and_then(|()| out.flush())
         {
-            return write_failed(&e, exit);
+            return write_failed(&e, failure);
         }
     }
-    exit
+    failure
 }
 
 /// Answers a failure that happened before any PATH could be read.
@@ -124,8 +119,8 @@ fn reject(
     params: Map<String, serde_json::Value>,
     cwd: Option<String>,
     usage: &str,
-) -> u8 {
-    let exit = error.exit_code();
+) -> Option<ErrorCode> {
+    let failure = Some(error.code);
     let answer = Answer {
         label: String::new(),
         params_input: params,
@@ -151,13 +146,13 @@ fn reject(
         })
         .and_then(|()| out.flush());
     match written {
-        Ok(()) => exit,
-        Err(e) => write_failed(&e, exit),
+        Ok(()) => failure,
+        Err(e) => write_failed(&e, failure),
     }
 }
 
 /// The answer when agentread itself failed (a panic): INTERNAL, in the format asked for.
-pub fn internal_failure(args: &[OsString]) -> u8 {
+pub fn internal_failure(args: &[OsString]) -> Option<ErrorCode> {
     let error = Error::internal("agentread failed unexpectedly; please report this as a bug.");
     reject(error, cli::format_hint(args), Map::new(), None, "")
 }
@@ -218,16 +213,16 @@ fn read_stdin_to_string() -> io::Result<String> {
 }
 
 /// A failed write: a closed pipe ends the run quietly; anything else is IO_ERROR.
-fn write_failed(err: &io::Error, exit: u8) -> u8 {
+fn write_failed(err: &io::Error, failure: Option<ErrorCode>) -> Option<ErrorCode> {
     if err.kind() == io::ErrorKind::BrokenPipe {
-        return exit;
+        return failure;
     }
     let _ = writeln!(
         io::stderr(),
         "agentread: IO_ERROR: Writing the output failed: {}.",
         error::os_reason(err)
     );
-    error::ErrorCode::IoError.exit_code()
+    Some(ErrorCode::IoError)
 }
 
 #[cfg(test)]

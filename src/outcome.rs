@@ -98,10 +98,8 @@ impl Answer {
         }
     }
 
-    pub fn exit_code(&self) -> u8 {
-        match &self.result {
-            Err(e) => e.exit_code(),
-            Ok(_) => 0,
-        }
+    /// The error code when this answer failed.
+    pub fn failure(&self) -> Option<crate::error::ErrorCode> {
+        self.result.as_ref().err().map(|e| e.code)
     }
 }
