@@ -3,16 +3,20 @@
 use std::ffi::OsStr;
 use std::fs::File;
 use std::io::Read;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
 use std::time::Instant;
 
 use rustix::fs::Stat;
 
 use crate::dir;
 use crate::error::{Error, ErrorCode};
+use crate::image;
+use crate::names;
 use crate::outcome::{Answer, FileFacts, Listing, Success, TextRead, Unchanged};
-use crate::read::{self, ReadError};
-use crate::request::{Request, Target};
-use crate::sandbox::Opened;
+use crate::read::{self, ReadError, WindowSpec};
+use crate::request::{self, LineRef, Request, Target};
+use crate::sandbox::{Opened, Resolved};
 use crate::suggest;
 
 pub const STDIN_LABEL: &str = "<stdin>";
@@ -39,24 +43,75 @@ pub fn answer(request: &Request, target: &Target) -> Answer {
     }
 }
 
-/// `display` is how `path` prints (relative to the root), for "did you mean".
+/// Resolves a PATH as written; when it names nothing, as its `\xHH` spelling of bytes
+/// that are not UTF-8, then as a `PATH:N` reference (SPEC §13, §14). `display` is how
+/// `path` prints, for "did you mean".
 fn read_path(request: &Request, path: &OsStr, display: &str) -> Result<Success, Error> {
-    let resolved = request.root.resolve(path).map_err(|err| match err.code {
+    let first = match request.root.resolve(path) {
+        Ok(resolved) => return read_resolved(request, resolved, None),
+        Err(err) if err.code == ErrorCode::NotFound => err,
+        Err(err) => return Err(err),
+    };
+    if let Some(bytes) = names::unescape(path.as_bytes())
+        && let Ok(resolved) = request.root.resolve(OsStr::from_bytes(&bytes))
+    {
+        return read_resolved(request, resolved, None);
+    }
+    if let Some((file, reference)) = request::line_ref(path.as_bytes()) {
+        let file = OsStr::from_bytes(file);
+        let resolved = request
+            .root
+            .resolve(file)
+            .map_err(|err| with_suggestions(request, err, &request.root.display_of(file)))?;
+        return read_resolved(request, resolved, Some(reference));
+    }
+    Err(with_suggestions(request, first, display))
+}
+
+fn with_suggestions(request: &Request, err: Error, display: &str) -> Error {
+    match err.code {
         ErrorCode::NotFound => {
-            let candidates = suggest::suggestions(&request.root, display);
+            let candidates = suggest::suggestions(&request.root, display, &request.settings.deny);
             err.with_suggestions(candidates)
         }
         _ => err,
-    })?;
+    }
+}
+
+fn read_resolved(
+    request: &Request,
+    resolved: Resolved,
+    reference: Option<LineRef>,
+) -> Result<Success, Error> {
+    let spec = request.spec_for(reference)?;
     match resolved.opened {
         Opened::File { file, stat } => {
-            read_file(request, resolved.display, resolved.real, &file, &stat)
+            check_deny(request, &resolved.display, &resolved.passed)?;
+            let facts = FileFacts {
+                path: resolved.display,
+                path_resolved: resolved.real,
+                size_bytes: u64::try_from(stat.st_size).unwrap_or(0),
+                mtime_ms: Some(mtime_ms(&stat)),
+                content_hash: None,
+            };
+            let success = read_file(request, facts, &file, &spec)?;
+            match (reference, &success) {
+                // With -C, the window may begin before line N: N itself must exist.
+                (Some(r), Success::Text(read)) if r.line > read.window.total_lines => {
+                    let past = read::WindowError::StartLinePastEnd {
+                        start_line: r.line,
+                        total_lines: read.window.total_lines,
+                    };
+                    Err(read::past_the_end(&past, &read.facts.path, "line", "lines"))
+                }
+                _ => Ok(success),
+            }
         }
         Opened::Directory { fd } => {
             let stat = rustix::fs::fstat(&fd).ok();
             let names = dir::entries(&request.root, &fd, &resolved.real, &resolved.display)?;
             list(
-                request,
+                &spec,
                 resolved.display,
                 resolved.real,
                 stat.map(|s| mtime_ms(&s)),
@@ -66,15 +121,33 @@ fn read_path(request: &Request, path: &OsStr, display: &str) -> Result<Success, 
     }
 }
 
+/// The deny policy, against the path as asked, every link followed and the file opened.
+fn check_deny(request: &Request, display: &str, passed: &[Vec<u8>]) -> Result<(), Error> {
+    let deny = &request.settings.deny;
+    if deny.is_empty() {
+        return Ok(());
+    }
+    let asked = std::iter::once(
+        names::unescape(display.as_bytes()).unwrap_or_else(|| display.as_bytes().to_vec()),
+    );
+    for path in asked.chain(passed.iter().cloned()) {
+        if let Some(pattern) = deny.denying(Path::new(OsStr::from_bytes(&path))) {
+            let matched = names::text_of(&path);
+            return Err(Error::denied(display, &matched, &pattern));
+        }
+    }
+    Ok(())
+}
+
 fn read_file(
     request: &Request,
-    display: String,
-    real: String,
+    facts: FileFacts,
     file: &File,
-    stat: &Stat,
+    spec: &WindowSpec,
 ) -> Result<Success, Error> {
-    let size = u64::try_from(stat.st_size).unwrap_or(0);
-    if let Some(limit) = &request.max_file_size
+    let size = facts.size_bytes;
+    let display = facts.path.as_str();
+    if let Some(limit) = &request.settings.max_file_size
         && size > limit.bytes
     {
         return Err(Error::new(
@@ -85,17 +158,16 @@ fn read_file(
             ),
         ));
     }
-    let facts = FileFacts {
-        path: display,
-        path_resolved: real,
-        size_bytes: size,
-        mtime_ms: Some(mtime_ms(stat)),
-        content_hash: None,
-    };
+    if request.images
+        && let Some(image) = image::read(file, size, display).transpose()
+    {
+        return image.map(|image| Success::Image(image, facts));
+    }
     read_text(
         request,
         facts,
         read::TextInput::<std::io::Empty>::File(file, size),
+        spec,
     )
 }
 
@@ -107,11 +179,38 @@ fn read_stdin(request: &Request) -> Result<Success, Error> {
         mtime_ms: None,
         content_hash: None,
     };
-    read_text(
-        request,
-        facts,
-        read::TextInput::Stream(std::io::stdin().lock()),
-    )
+    let spec = request.spec_for(None)?;
+    let stdin = std::io::stdin();
+    let input = read::TextInput::Stream(TerminalEof::new(stdin.lock()));
+    read_text(request, facts, input, &spec)
+}
+
+/// Standard input that ends at the first end-of-file a terminal signals (Ctrl-D): a
+/// terminal's read returns 0 once per Ctrl-D and then reads on, so a reader that reads
+/// again after a 0 would need several of them.
+struct TerminalEof<R> {
+    input: R,
+    ended: bool,
+}
+
+impl<R: Read> TerminalEof<R> {
+    fn new(input: R) -> TerminalEof<R> {
+        TerminalEof {
+            input,
+            ended: false,
+        }
+    }
+}
+
+impl<R: Read> Read for TerminalEof<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.ended || buf.is_empty() {
+            return Ok(0);
+        }
+        let n = self.input.read(buf)?;
+        self.ended = n == 0;
+        Ok(n)
+    }
 }
 
 /// Reads a text input's window and words its failures for its path.
@@ -119,20 +218,21 @@ fn read_text<R: Read>(
     request: &Request,
     mut facts: FileFacts,
     input: read::TextInput<'_, R>,
+    spec: &WindowSpec,
 ) -> Result<Success, Error> {
     let path = facts.path.as_str();
     let is_stream = matches!(input, read::TextInput::Stream(_));
     let options = read::TextOptions {
-        window: &request.window,
-        encoding: request.encoding,
+        window: spec,
+        encoding: request.settings.encoding,
         hash: request.wants_hash(),
-        stream_limit: request.max_file_size.as_ref().map(|l| l.bytes),
+        stream_limit: request.settings.max_file_size.as_ref().map(|l| l.bytes),
     };
     let file_name = path.rsplit('/').next().unwrap_or(path);
     let read = read::text(input, file_name, options).map_err(|err| match err {
         ReadError::Binary(evidence) => Error::binary(path, evidence),
         ReadError::SizeLimitPassed => {
-            let limit = request.max_file_size.as_ref();
+            let limit = request.settings.max_file_size.as_ref();
             Error::new(
                 ErrorCode::SizeLimitExceeded,
                 format!(
@@ -157,18 +257,19 @@ fn read_text<R: Read>(
         window: read.window,
         encoding: read.encoding,
         bom: read.bom,
+        suggested_encoding: read.suggested_encoding,
     }))
 }
 
 /// Pages a directory's entries like the lines of a file.
 fn list(
-    request: &Request,
+    spec: &WindowSpec,
     display: String,
     real: String,
     mtime_ms: Option<i64>,
     names: Vec<String>,
 ) -> Result<Success, Error> {
-    let window = read::entries(&names, &request.window)
+    let window = read::entries(&names, spec)
         .map_err(|err| read::past_the_end(&err, &display, "entry", "entries"))?;
     let first = (window.start_line - 1) as usize;
     let entries = names

@@ -6,7 +6,7 @@
 
 use std::ffi::OsString;
 
-use clap::{Parser, ValueEnum};
+use clap::{Parser, ValueEnum, ValueHint};
 
 use crate::read::numbers::NumberStyle;
 
@@ -29,6 +29,31 @@ Exit status: 0 success or partial, 1 INTERNAL, 2 INVALID_PARAM, 3 NOT_FOUND,
 4 ACCESS_DENIED, 5 PERMISSION_DENIED, 6 NOT_FILE, 7 BINARY_FILE,
 8 SIZE_LIMIT_EXCEEDED, 9 IO_ERROR.";
 
+/// The man page's sections beyond the options (title, text), rendered by the generator
+/// that also writes the completions.
+pub const MAN_SECTIONS: &[(&str, &str)] = &[
+    (
+        "ROOT AND SANDBOX",
+        "Nothing outside the workspace root is read. The root is --root DIR, else $AGENTREAD_ROOT, else the current directory. A relative PATH is joined to the root, an absolute PATH must lie inside it. Every path is resolved one component at a time from a handle on the root, following symlinks inside it; a path or link that leads out is ACCESS_DENIED, and a link swapped during the read cannot lead out. FIFOs, sockets and devices are NOT_FILE, found without blocking. Every path printed is relative to the root.",
+    ),
+    (
+        "LINE REFERENCES",
+        "PATH:N starts the window at line N, PATH:N:C does the same (the column is ignored), PATH:N-M shows lines N to M. With -C K a PATH:N target shows K lines before and after line N. A file whose name holds the colon always wins. In --call and MCP, end_line and view_range ([start, end], end -1 for the end) are accepted in place of limit.",
+    ),
+    (
+        "DENY POLICY",
+        "--deny GLOB (repeatable) and $AGENTREAD_DENY (globs separated by ':') refuse files whose root-relative path matches a gitignore-style glob; --deny-secrets adds a built-in list (.env, .env.*, *.pem, *.key, id_rsa, .netrc, .aws/credentials and more). The globs are matched against the file opened and every symlink on the way to it. A refusal is ACCESS_DENIED with error.detail {\"reason\":\"denied\",\"pattern\":...}.",
+    ),
+    (
+        "OUTPUT FORMATS",
+        "text: the numbered window, then a footer when something is worth saying (truncated, cut lines, fallback encoding, empty file); errors on stderr. json: one object per PATH (JSON Lines) with the keys status (success, partial, unchanged, error), data (path, content, start_line, end_line, truncated, next_start_line, ...), text, stats (total_lines, lines_read, chars_read, file_size_bytes, encoding, line_endings, bom, approx_tokens, ...), context (cwd, params_input, path_resolved) and, on error, error (code, message, exit_code, suggestions, detail). xml: one element per PATH with the same facts.",
+    ),
+    (
+        "MCP SERVER",
+        "agentread --mcp serves the read tool over the Model Context Protocol on standard input and output until standard input closes. --root, --max-bytes, --max-line-chars, --max-file-size, --encoding, --numbers, --deny and --deny-secrets shape every call. Without --root or $AGENTREAD_ROOT, the client's roots are used. PNG, JPEG, GIF and WebP files up to 5 MiB are answered as images.",
+    ),
+];
+
 /// Print a numbered, bounded window of a file, for coding agents, people and pipelines.
 #[derive(Debug, Parser)]
 #[command(
@@ -40,15 +65,15 @@ Exit status: 0 success or partial, 1 INTERNAL, 2 INVALID_PARAM, 3 NOT_FOUND,
 )]
 pub struct Cli {
     /// Files or directories, relative to the root or absolute inside it; `-` reads standard input
-    #[arg(value_name = "PATH")]
+    #[arg(value_name = "PATH", value_hint = ValueHint::AnyPath)]
     pub paths: Vec<OsString>,
 
     /// First line to show, 1-based [default: 1]
-    #[arg(short = 's', long, value_name = "N")]
+    #[arg(short = 's', long, value_name = "N", value_hint = ValueHint::Other)]
     pub start_line: Option<String>,
 
     /// Most lines to show, 1-2000 [default: 500]
-    #[arg(short = 'n', long, value_name = "N")]
+    #[arg(short = 'n', long, value_name = "N", value_hint = ValueHint::Other)]
     pub limit: Option<String>,
 
     /// Output format [default: text; json with --call]
@@ -60,23 +85,23 @@ pub struct Cli {
     pub numbers: NumberStyle,
 
     /// Workspace root; nothing outside it is read [default: $AGENTREAD_ROOT, else the current directory]
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub root: Option<OsString>,
 
     /// Cut longer lines to N characters, marked ` … [+K chars]` [default: 2000]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_hint = ValueHint::Other)]
     pub max_line_chars: Option<String>,
 
     /// Budget in bytes for one window's content, number prefixes included [default: 51200]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_hint = ValueHint::Other)]
     pub max_bytes: Option<String>,
 
     /// Refuse larger files: bytes, or K, M, G, KiB, MiB, GiB (1024s), KB, MB, GB (1000s)
-    #[arg(long, value_name = "SIZE")]
+    #[arg(long, value_name = "SIZE", value_hint = ValueHint::Other)]
     pub max_file_size: Option<String>,
 
     /// Encoding: utf-8, auto, or a WHATWG label (gbk, shift_jis, windows-1252, utf-16le, ...) [default: utf-8]
-    #[arg(long, value_name = "E")]
+    #[arg(long, value_name = "E", value_hint = ValueHint::Other)]
     pub encoding: Option<String>,
 
     /// When to colour the output; NO_COLOR is honoured by auto
@@ -88,7 +113,7 @@ pub struct Cli {
     pub no_hint: bool,
 
     /// Take the parameters as a tool call's JSON arguments; `-` reads them from standard input
-    #[arg(long, value_name = "JSON")]
+    #[arg(long, value_name = "JSON", value_hint = ValueHint::Other)]
     pub call: Option<String>,
 
     /// Print the tool definition for an agent framework and exit
@@ -102,11 +127,11 @@ pub struct Cli {
     pub tool_schema: Option<SchemaFlavor>,
 
     /// Show the last N lines (1-2000) instead of a start line
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_hint = ValueHint::Other)]
     pub tail: Option<String>,
 
     /// Begin the first line of the window at character C, to page inside a long line [default: 1]
-    #[arg(long, value_name = "C")]
+    #[arg(long, value_name = "C", value_hint = ValueHint::Other)]
     pub start_char: Option<String>,
 
     /// Report the BLAKE3 hash of the file's bytes in stats.content_hash
@@ -114,8 +139,24 @@ pub struct Cli {
     pub hash: bool,
 
     /// Answer `unchanged`, without content, when the file's hash is HASH
-    #[arg(long, value_name = "HASH")]
+    #[arg(long, value_name = "HASH", value_hint = ValueHint::Other)]
     pub if_changed: Option<String>,
+
+    /// With a PATH:N target, show K lines before and after line N (0-999)
+    #[arg(short = 'C', long, value_name = "K", value_hint = ValueHint::Other)]
+    pub context: Option<String>,
+
+    /// Refuse files matching this gitignore-style glob (repeatable) [also: $AGENTREAD_DENY, globs separated by ':']
+    #[arg(long, value_name = "GLOB", value_hint = ValueHint::Other)]
+    pub deny: Vec<String>,
+
+    /// Refuse the built-in list of secret files (.env, *.pem, id_rsa, .netrc, ...)
+    #[arg(long)]
+    pub deny_secrets: bool,
+
+    /// Serve the `read` tool over the Model Context Protocol on standard input and output
+    #[arg(long)]
+    pub mcp: bool,
 }
 
 /// How the answers are written.

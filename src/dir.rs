@@ -52,7 +52,7 @@ pub fn names(fd: &OwnedFd, cap: usize) -> Vec<String> {
 }
 
 fn label(name: &[u8], is_dir: bool) -> String {
-    let mut label = String::from_utf8_lossy(name).into_owned();
+    let mut label = crate::names::text_of(name);
     if is_dir {
         label.push('/');
     }

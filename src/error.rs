@@ -65,7 +65,8 @@ pub fn exit_status(failure: Option<ErrorCode>) -> u8 {
     failure.map_or(0, ErrorCode::exit_code)
 }
 
-/// The evidence behind a binary verdict (SPEC §11), serialised as `error.detail`.
+/// The evidence behind a refusal, serialised as `error.detail`: a binary verdict's
+/// (SPEC §11) or the deny glob's (SPEC §14).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum BinaryEvidence {
@@ -75,6 +76,8 @@ pub enum BinaryEvidence {
     ControlRatio { ratio: f64 },
     /// A known binary extension whose start is not valid text.
     Extension,
+    /// A deny glob matches the file or a link on the way to it.
+    Denied { pattern: String },
 }
 
 /// A failure of one answer: its code, a message that names the path and the reason,
@@ -133,6 +136,7 @@ impl Error {
                 format!("{:.0}% control bytes in the first 8 KiB", ratio * 100.0)
             }
             BinaryEvidence::Extension => "binary file extension and its start is not text".into(),
+            BinaryEvidence::Denied { .. } => "a deny glob matches it".into(),
         };
         Error {
             detail: Some(evidence),
@@ -140,6 +144,22 @@ impl Error {
                 ErrorCode::BinaryFile,
                 format!("File '{path}' appears to be binary ({why})."),
             )
+        }
+    }
+
+    /// A deny glob refuses `path`: `matched` (the file, or a link on the way) matches `pattern`.
+    pub fn denied(path: &str, matched: &str, pattern: &str) -> Error {
+        let message = match matched == path {
+            true => format!("Access denied: '{path}' matches the deny glob '{pattern}'."),
+            false => format!(
+                "Access denied: '{path}' leads to '{matched}', which matches the deny glob '{pattern}'."
+            ),
+        };
+        Error {
+            detail: Some(BinaryEvidence::Denied {
+                pattern: pattern.to_string(),
+            }),
+            ..Error::new(ErrorCode::AccessDenied, message)
         }
     }
 

@@ -4,8 +4,12 @@
 
 mod answer;
 pub mod cli;
+mod deny;
 mod dir;
 mod error;
+mod image;
+mod mcp;
+mod names;
 mod outcome;
 pub mod read;
 mod render;
@@ -63,6 +67,9 @@ pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
         let written = io::stdout().lock().write_all(text.as_bytes());
         return written.err().and_then(|err| write_failed(&err, None));
     }
+    if cli.mcp {
+        return mcp_mode(cli, format_hint);
+    }
     let cwd_root = cli.root.clone();
     let request = match Request::from_cli(cli, read_stdin_to_string) {
         Ok(request) => request,
@@ -81,10 +88,15 @@ fn serve(request: &Request) -> Option<ErrorCode> {
     let no_color = std::env::var_os("NO_COLOR");
     let context = Context {
         format: request.format,
-        spec: request.window,
+        spec: WindowSpec {
+            max_bytes: request.settings.max_bytes,
+            numbers: request.settings.numbers,
+            ..default_spec()
+        },
         hint: request.hint,
         color: text && render::text::use_color(request.color, terminal, no_color.as_deref()),
         terminal: text && terminal,
+        stderr_terminal: io::stderr().is_terminal(),
         // Only json and xml report it; text mode saves the system calls.
         cwd: match text {
             true => None,
@@ -112,6 +124,30 @@ fn serve(request: &Request) -> Option<ErrorCode> {
     failure
 }
 
+/// `--mcp`: checks that nothing per call was given, then serves until stdin closes.
+fn mcp_mode(cli: Cli, format: Format) -> Option<ErrorCode> {
+    let reject_now = |error: Error| reject(error, format, Map::new(), cwd_against(None), "");
+    if let Some(flag) = request::mcp_conflict(&cli) {
+        return reject_now(Error::invalid_param(format!(
+            "--mcp serves tool calls, which give their own parameters; {flag} cannot be combined with it."
+        )));
+    }
+    let settings = match request::Settings::from_cli(&cli) {
+        Ok(settings) => settings,
+        Err(e) => return reject_now(e),
+    };
+    // A root the operator fixes (--root, AGENTREAD_ROOT) is the only one; otherwise the
+    // client's roots are asked for.
+    let fixed = match cli.root.clone().or_else(request::fixed_root_from_env) {
+        Some(_) => match request::open_root(cli.root) {
+            Ok(root) => Some(root),
+            Err(e) => return reject_now(e),
+        },
+        None => None,
+    };
+    mcp::serve(settings, fixed)
+}
+
 /// Answers a failure that happened before any PATH could be read.
 fn reject(
     error: Error,
@@ -133,6 +169,7 @@ fn reject(
         hint: true,
         color: false,
         terminal: false,
+        stderr_terminal: false,
         cwd,
         several: false,
     };
@@ -157,7 +194,7 @@ pub fn internal_failure(args: &[OsString]) -> Option<ErrorCode> {
     reject(error, cli::format_hint(args), Map::new(), None, "")
 }
 
-fn default_spec() -> WindowSpec {
+pub(crate) fn default_spec() -> WindowSpec {
     WindowSpec {
         start: Start::Line(1),
         limit: DEFAULT_LIMIT,

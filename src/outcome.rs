@@ -3,6 +3,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::Error;
+use crate::image::Image;
 use crate::read::window::Window;
 
 /// The answer for one PATH.
@@ -22,6 +23,8 @@ pub enum Success {
     Directory(Listing),
     /// `--if-changed` matched: no content.
     Unchanged(Unchanged),
+    /// An image, read whole (the MCP server only).
+    Image(Image, FileFacts),
 }
 
 /// What is known of a text read besides its window.
@@ -41,6 +44,8 @@ pub struct TextRead {
     /// The encoding's name for `stats.encoding`.
     pub encoding: String,
     pub bom: bool,
+    /// The legacy encoding `--encoding auto` would choose, when UTF-8 fell back.
+    pub suggested_encoding: Option<String>,
 }
 
 #[derive(Debug)]
@@ -95,6 +100,7 @@ impl Answer {
             Ok(Success::Text(read)) => window_status(&read.window),
             Ok(Success::Directory(listing)) => window_status(&listing.window),
             Ok(Success::Unchanged(_)) => Status::Unchanged,
+            Ok(Success::Image(..)) => Status::Success,
         }
     }
 

@@ -2,12 +2,17 @@
 //! the only thing later stages see. Nothing downstream re-checks an argument.
 
 use std::ffi::OsString;
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
 use crate::cli::{Cli, ColorWhen, Format};
+use crate::deny::DenyPolicy;
 use crate::error::Error;
+use crate::names;
+use crate::read::numbers::NumberStyle;
 use crate::read::window::{Start, WindowSpec};
 use crate::sandbox::Root;
 use crate::sniff::EncodingChoice;
@@ -16,28 +21,220 @@ pub const DEFAULT_LIMIT: u64 = 500;
 pub const MAX_LIMIT: u64 = 2000;
 pub const DEFAULT_MAX_LINE_CHARS: u64 = 2000;
 pub const DEFAULT_MAX_BYTES: u64 = 51200;
+pub const MAX_CONTEXT: u64 = 999;
+
+/// The options that shape every call, from the command line or the environment (never
+/// from a call's arguments): the same for the command line, `--call` and the MCP server.
+#[derive(Debug)]
+pub struct Settings {
+    pub max_line_chars: u64,
+    pub max_bytes: u64,
+    pub numbers: NumberStyle,
+    pub max_file_size: Option<SizeLimit>,
+    pub encoding: EncodingChoice,
+    pub deny: DenyPolicy,
+}
+
+impl Settings {
+    pub fn from_cli(cli: &Cli) -> Result<Settings, Error> {
+        let max_line_chars = opt_bounded(
+            "--max-line-chars",
+            cli.max_line_chars.as_deref(),
+            1,
+            u64::MAX,
+        )?
+        .unwrap_or(DEFAULT_MAX_LINE_CHARS);
+        let max_bytes = opt_bounded("--max-bytes", cli.max_bytes.as_deref(), 1, u64::MAX)?
+            .unwrap_or(DEFAULT_MAX_BYTES);
+        let max_file_size = match &cli.max_file_size {
+            None => None,
+            Some(given) => Some(SizeLimit {
+                bytes: parse_size(given).ok_or_else(|| {
+                    Error::invalid_param(format!(
+                        "Invalid value '{given}' for --max-file-size: expected bytes, or a number with K, M, G, KiB, MiB, GiB, KB, MB or GB."
+                    ))
+                })?,
+                given: given.clone(),
+            }),
+        };
+        let encoding = match cli.encoding.as_deref() {
+            None => EncodingChoice::Utf8,
+            Some(label) => EncodingChoice::from_label(label).ok_or_else(|| {
+                Error::invalid_param(format!(
+                    "Unknown encoding '{label}': use utf-8, auto, or a WHATWG label such as gbk, shift_jis, euc-kr, big5, windows-1252 or utf-16le."
+                ))
+            })?,
+        };
+        let environment: Vec<String> = std::env::var("AGENTREAD_DENY")
+            .unwrap_or_default()
+            .split(':')
+            .filter(|g| !g.is_empty())
+            .map(str::to_string)
+            .collect();
+        let deny = DenyPolicy::new(&environment, &cli.deny, cli.deny_secrets)?;
+        Ok(Settings {
+            max_line_chars,
+            max_bytes,
+            numbers: cli.numbers,
+            max_file_size,
+            encoding,
+            deny,
+        })
+    }
+}
 
 /// Everything one run needs, validated.
 #[derive(Debug)]
 pub struct Request {
     pub targets: Vec<Target>,
-    pub window: WindowSpec,
+    pub window: WindowParams,
     pub format: Format,
     pub color: ColorWhen,
     pub hint: bool,
-    pub encoding: EncodingChoice,
-    pub max_file_size: Option<SizeLimit>,
     pub hash: bool,
     pub if_changed: Option<String>,
-    pub root: Root,
+    pub root: Arc<Root>,
+    pub settings: Arc<Settings>,
     /// The tool parameters as the caller gave them, for `context.params_input`.
     pub params: Params,
+    /// PNG, JPEG, GIF and WebP files are answered as images (the MCP server).
+    pub images: bool,
+}
+
+/// The window options a call gave, before a target says what they apply to.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WindowParams {
+    pub start_line: Option<u64>,
+    pub limit: Option<u64>,
+    pub tail: Option<u64>,
+    pub start_char: Option<u64>,
+    /// `-C K`: lines around a `PATH:N` target.
+    pub context: Option<u64>,
+}
+
+/// A `PATH:N`, `PATH:N:C` or `PATH:N-M` reference (SPEC §13).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineRef {
+    pub line: u64,
+    /// The last line of `:N-M`.
+    pub end: Option<u64>,
+}
+
+/// Splits `a.rs:12`, `a.rs:12:5` and `a.rs:12-20` into the file's path and the reference.
+pub fn line_ref(path: &[u8]) -> Option<(&[u8], LineRef)> {
+    let number = |b: &[u8]| -> Option<u64> {
+        (!b.is_empty() && b.iter().all(u8::is_ascii_digit))
+            .then(|| std::str::from_utf8(b).ok()?.parse::<u64>().ok())
+            .flatten()
+            .filter(|n| *n >= 1)
+    };
+    let colon = path.iter().rposition(|&b| b == b':')?;
+    let (before, last) = (&path[..colon], &path[colon + 1..]);
+    if let Some(dash) = last.iter().position(|&b| b == b'-') {
+        let (line, end) = (number(&last[..dash])?, number(&last[dash + 1..])?);
+        return (!before.is_empty()).then_some((
+            before,
+            LineRef {
+                line,
+                end: Some(end),
+            },
+        ));
+    }
+    let last = number(last)?;
+    // `:N:C`: the column is ignored.
+    if let Some(colon) = before.iter().rposition(|&b| b == b':')
+        && let Some(line) = number(&before[colon + 1..])
+        && colon > 0
+    {
+        return Some((&before[..colon], LineRef { line, end: None }));
+    }
+    (!before.is_empty()).then_some((
+        before,
+        LineRef {
+            line: last,
+            end: None,
+        },
+    ))
 }
 
 impl Request {
     /// The file's hash is computed when it is reported or compared.
     pub fn wants_hash(&self) -> bool {
         self.hash || self.if_changed.is_some()
+    }
+
+    /// The window to read for a target: the call's options, or a line reference's.
+    pub fn spec_for(&self, reference: Option<LineRef>) -> Result<WindowSpec, Error> {
+        let w = &self.window;
+        let mut spec = WindowSpec {
+            start: match w.tail {
+                Some(n) => Start::Tail(n),
+                None => Start::Line(w.start_line.unwrap_or(1)),
+            },
+            limit: w.tail.or(w.limit).unwrap_or(DEFAULT_LIMIT),
+            start_char: w.start_char.unwrap_or(1),
+            max_line_chars: self.settings.max_line_chars,
+            max_bytes: self.settings.max_bytes,
+            numbers: self.settings.numbers,
+        };
+        let Some(reference) = reference else {
+            if w.context.is_some() {
+                return Err(Error::invalid_param(
+                    "--context needs a PATH:N target (such as src/main.rs:42 -C 5).",
+                ));
+            }
+            return Ok(spec);
+        };
+        let n = reference.line;
+        if let Some(end) = reference.end {
+            if let Some(flag) = [
+                (w.start_line.is_some(), "--start-line"),
+                (w.limit.is_some(), "--limit"),
+                (w.tail.is_some(), "--tail"),
+                (w.context.is_some(), "--context"),
+            ]
+            .into_iter()
+            .find_map(|(given, name)| given.then_some(name))
+            {
+                return Err(Error::invalid_param(format!(
+                    "A PATH:N-M target names its lines itself; {flag} cannot be combined with it (use PATH:N with {flag}, or change N-M)."
+                )));
+            }
+            if end < n {
+                return Err(Error::invalid_param(format!(
+                    "The range {n}-{end} ends before it starts: write PATH:N-M with M ≥ N."
+                )));
+            }
+            if end - n + 1 > MAX_LIMIT {
+                return Err(Error::invalid_param(format!(
+                    "The range {n}-{end} is {} lines; at most {MAX_LIMIT} lines can be read at once (read it in parts).",
+                    end - n + 1
+                )));
+            }
+            spec.start = Start::Line(n);
+            spec.limit = end - n + 1;
+            return Ok(spec);
+        }
+        if w.start_line.is_some() || w.tail.is_some() {
+            let flag = if w.tail.is_some() {
+                "--tail"
+            } else {
+                "--start-line"
+            };
+            return Err(Error::invalid_param(format!(
+                "A PATH:N target starts at line N; {flag} cannot be combined with it (drop :N, or drop {flag})."
+            )));
+        }
+        match w.context {
+            Some(k) => {
+                let first = n.saturating_sub(k).max(1);
+                let lines = n + k - first + 1;
+                spec.start = Start::Line(first);
+                spec.limit = w.limit.map_or(lines, |l| l.min(lines));
+            }
+            None => spec.start = Start::Line(n),
+        }
+        Ok(spec)
     }
 }
 
@@ -71,12 +268,20 @@ impl Params {
         }
         let path = match target {
             Target::Stdin => "-".to_string(),
-            Target::Path(p) => p.to_string_lossy().into_owned(),
+            Target::Path(p) => names::text_of(p.as_bytes()),
         };
         let mut map = Map::new();
         map.insert("path".into(), Value::String(path));
         map.extend(self.given.clone());
         map
+    }
+
+    /// The parameters of a call given as a tool call's arguments.
+    pub fn of_call(object: Map<String, Value>) -> Params {
+        Params {
+            given: object,
+            per_path: false,
+        }
     }
 }
 
@@ -88,14 +293,11 @@ pub struct Rejected {
     pub params: Map<String, Value>,
 }
 
-/// The window parameters of either source, before validation of their combination.
+/// The tool parameters of either source, before validation of their combination.
 #[derive(Debug, Default)]
 struct ToolParams {
     paths: Vec<Target>,
-    start_line: Option<u64>,
-    limit: Option<u64>,
-    tail: Option<u64>,
-    start_char: Option<u64>,
+    window: WindowParams,
     hash: bool,
     if_changed: Option<String>,
 }
@@ -113,10 +315,15 @@ impl Request {
         });
         let mut params = Params::default();
         let reject = |error: Error, params: &Params| {
+            // Every parameter the caller gave, the path included.
+            let given = match cli.paths.first() {
+                Some(first) if params.per_path => params.for_target(&target_of(first)),
+                _ => params.given.clone(),
+            };
             Box::new(Rejected {
                 error,
                 format,
-                params: params.given.clone(),
+                params: given,
             })
         };
         let tool = match &cli.call {
@@ -161,14 +368,67 @@ impl Request {
                 tool_params_from_cli(&cli).map_err(|e| reject(e, &params))?
             }
         };
-        build(cli, tool, format, params.clone()).map_err(|e| reject(e, &params))
+        let built = check_paths(&tool)
+            .and_then(|()| Settings::from_cli(&cli))
+            .and_then(|settings| Ok((settings, open_root(cli.root.clone())?)));
+        let (settings, root) = built.map_err(|e| reject(e, &params))?;
+        Ok(Request {
+            targets: tool.paths,
+            window: tool.window,
+            format,
+            color: cli.color,
+            hint: !cli.no_hint,
+            hash: tool.hash,
+            if_changed: tool.if_changed,
+            root: Arc::new(root),
+            settings: Arc::new(settings),
+            params,
+            images: false,
+        })
+    }
+
+    /// A tool call's arguments (the MCP server's `tools/call`), answered with the
+    /// server's settings inside `root`. The error keeps nothing but the message: the
+    /// caller answers it with the arguments as given.
+    pub fn from_tool_call(
+        object: &Map<String, Value>,
+        settings: Arc<Settings>,
+        root: Arc<Root>,
+    ) -> Result<Request, Error> {
+        let tool = tool_params_from_call(object)?;
+        check_paths(&tool)?;
+        if tool.paths.contains(&Target::Stdin) {
+            return Err(Error::invalid_param(
+                "Standard input carries the protocol here; '-' cannot be read as a path.",
+            ));
+        }
+        Ok(Request {
+            targets: tool.paths,
+            window: tool.window,
+            format: Format::Json,
+            color: ColorWhen::Never,
+            hint: true,
+            hash: tool.hash,
+            if_changed: tool.if_changed,
+            root,
+            settings,
+            params: Params::of_call(object.clone()),
+            images: true,
+        })
     }
 }
 
-fn build(cli: Cli, tool: ToolParams, format: Format, params: Params) -> Result<Request, Error> {
+fn target_of(path: &OsString) -> Target {
+    match path.to_str() {
+        Some("-") => Target::Stdin,
+        _ => Target::Path(path.clone()),
+    }
+}
+
+fn check_paths(tool: &ToolParams) -> Result<(), Error> {
     if tool.paths.is_empty() {
         return Err(Error::invalid_param(
-            "No PATH given. Usage: agentread PATH... [OPTIONS] (see --help).",
+            "No PATH given. Usage: agentread [OPTIONS] [PATH]... (a file or directory, or - for standard input; see --help).",
         ));
     }
     if tool.paths.iter().filter(|t| **t == Target::Stdin).count() > 1 {
@@ -176,76 +436,23 @@ fn build(cli: Cli, tool: ToolParams, format: Format, params: Params) -> Result<R
             "Standard input ('-') can be read only once per call.",
         ));
     }
-    if tool.tail.is_some() && (tool.start_line.is_some() || tool.start_char.is_some()) {
-        return Err(Error::invalid_param(
-            "--tail cannot be combined with --start-line or --start-char.",
-        ));
-    }
-    let max_line_chars = opt_bounded(
-        "--max-line-chars",
-        cli.max_line_chars.as_deref(),
-        1,
-        u64::MAX,
-    )?
-    .unwrap_or(DEFAULT_MAX_LINE_CHARS);
-    let max_bytes = opt_bounded("--max-bytes", cli.max_bytes.as_deref(), 1, u64::MAX)?
-        .unwrap_or(DEFAULT_MAX_BYTES);
-    let max_file_size = match cli.max_file_size {
-        None => None,
-        Some(given) => Some(SizeLimit {
-            bytes: parse_size(&given).ok_or_else(|| {
-                Error::invalid_param(format!(
-                    "Invalid value '{given}' for --max-file-size: expected bytes, or a number with K, M, G, KiB, MiB, GiB, KB, MB or GB."
-                ))
-            })?,
-            given,
-        }),
-    };
-    let encoding = match cli.encoding.as_deref() {
-        None => EncodingChoice::Utf8,
-        Some(label) => EncodingChoice::from_label(label).ok_or_else(|| {
-            Error::invalid_param(format!(
-                "Unknown encoding '{label}': use utf-8, auto, or a WHATWG label such as gbk, shift_jis, euc-kr, big5, windows-1252 or utf-16le."
-            ))
-        })?,
-    };
-    let start = match tool.tail {
-        Some(n) => Start::Tail(n),
-        None => Start::Line(tool.start_line.unwrap_or(1)),
-    };
-    let window = WindowSpec {
-        start,
-        limit: tool.tail.or(tool.limit).unwrap_or(DEFAULT_LIMIT),
-        start_char: tool.start_char.unwrap_or(1),
-        max_line_chars,
-        max_bytes,
-        numbers: cli.numbers,
-    };
-    let root = open_root(cli.root)?;
-    Ok(Request {
-        targets: tool.paths,
-        window,
-        format,
-        color: cli.color,
-        hint: !cli.no_hint,
-        encoding,
-        max_file_size,
-        hash: tool.hash,
-        if_changed: tool.if_changed,
-        root,
-        params,
-    })
+    Ok(())
 }
 
 /// `--root`, else `$AGENTREAD_ROOT` (when set and not empty), else the current directory.
-fn open_root(flag: Option<OsString>) -> Result<Root, Error> {
+pub fn open_root(flag: Option<OsString>) -> Result<Root, Error> {
     if let Some(dir) = flag {
         return Root::open(&PathBuf::from(dir), "--root");
     }
-    match std::env::var_os("AGENTREAD_ROOT") {
-        Some(dir) if !dir.is_empty() => Root::open(&PathBuf::from(dir), "$AGENTREAD_ROOT"),
-        _ => Root::open(&PathBuf::from("."), "The current directory"),
+    match fixed_root_from_env() {
+        Some(dir) => Root::open(&PathBuf::from(dir), "$AGENTREAD_ROOT"),
+        None => Root::open(&PathBuf::from("."), "The current directory"),
     }
+}
+
+/// `$AGENTREAD_ROOT`, when set and not empty.
+pub fn fixed_root_from_env() -> Option<OsString> {
+    std::env::var_os("AGENTREAD_ROOT").filter(|dir| !dir.is_empty())
 }
 
 /// The first window option given on the command line, which `--call` replaces.
@@ -258,26 +465,42 @@ fn cli_window_flag(cli: &Cli) -> Option<&'static str> {
         (cli.start_char.is_some(), "--start-char"),
         (cli.hash, "--hash"),
         (cli.if_changed.is_some(), "--if-changed"),
+        (cli.context.is_some(), "--context"),
     ]
     .into_iter()
     .find_map(|(given, name)| given.then_some(name))
 }
 
+/// The first option `--mcp` cannot be combined with: what a call decides per call, or
+/// another mode.
+pub fn mcp_conflict(cli: &Cli) -> Option<&'static str> {
+    [
+        (cli.call.is_some(), "--call"),
+        (cli.tool_schema.is_some(), "--tool-schema"),
+        (cli.format.is_some(), "--format"),
+    ]
+    .into_iter()
+    .find_map(|(given, name)| given.then_some(name))
+    .or_else(|| cli_window_flag(cli))
+}
+
 fn tool_params_from_cli(cli: &Cli) -> Result<ToolParams, Error> {
-    let paths = cli
-        .paths
-        .iter()
-        .map(|p| match p.to_str() {
-            Some("-") => Target::Stdin,
-            _ => Target::Path(p.clone()),
-        })
-        .collect();
-    Ok(ToolParams {
-        paths,
+    let paths = cli.paths.iter().map(target_of).collect();
+    let window = WindowParams {
         start_line: opt_bounded("--start-line", cli.start_line.as_deref(), 1, u64::MAX)?,
         limit: opt_bounded("--limit", cli.limit.as_deref(), 1, MAX_LIMIT)?,
         tail: opt_bounded("--tail", cli.tail.as_deref(), 1, MAX_LIMIT)?,
         start_char: opt_bounded("--start-char", cli.start_char.as_deref(), 1, u64::MAX)?,
+        context: opt_bounded("--context", cli.context.as_deref(), 0, MAX_CONTEXT)?,
+    };
+    if window.tail.is_some() && (window.start_line.is_some() || window.start_char.is_some()) {
+        return Err(Error::invalid_param(
+            "--tail cannot be combined with --start-line or --start-char.",
+        ));
+    }
+    Ok(ToolParams {
+        paths,
+        window,
         hash: cli.hash,
         if_changed: cli
             .if_changed
@@ -296,6 +519,7 @@ fn cli_params_input(cli: &Cli) -> Map<String, Value> {
         ("limit", &cli.limit),
         ("tail", &cli.tail),
         ("start_char", &cli.start_char),
+        ("context", &cli.context),
     ];
     for (name, raw) in numbers {
         if let Some(raw) = raw {
@@ -318,7 +542,7 @@ fn cli_params_input(cli: &Cli) -> Map<String, Value> {
     map
 }
 
-/// The parameter names `--call` accepts, canonical name first, then its aliases.
+/// The parameter names `--call` advertises, canonical name first, then its aliases.
 pub const CALL_PARAMETERS: &[&[&str]] = &[
     &["path", "file_path", "filePath"],
     &["start_line", "offset"],
@@ -329,6 +553,11 @@ pub const CALL_PARAMETERS: &[&[&str]] = &[
     &["if_changed"],
 ];
 
+/// Accepted as well, not advertised: the range words of other read tools (SPEC §13)
+/// and the context of a `PATH:N` target.
+const EXTRA_CALL_PARAMETERS: &[&[&str]] = &[&["end_line"], &["view_range"], &["context"]];
+
+/// The advertised parameters, for the message that refuses an unknown one.
 fn accepted_parameters() -> String {
     CALL_PARAMETERS
         .iter()
@@ -355,9 +584,16 @@ fn parse_call_object(json: &str) -> Result<Map<String, Value>, Error> {
 
 fn tool_params_from_call(object: &Map<String, Value>) -> Result<ToolParams, Error> {
     let mut tool = ToolParams::default();
+    let w = &mut tool.window;
     let mut seen: Vec<(&str, &str)> = Vec::new();
+    let mut end_line = None;
+    let mut view_range = None;
     for (key, value) in object {
-        let Some(names) = CALL_PARAMETERS.iter().find(|n| n.contains(&key.as_str())) else {
+        let Some(names) = CALL_PARAMETERS
+            .iter()
+            .chain(EXTRA_CALL_PARAMETERS)
+            .find(|n| n.contains(&key.as_str()))
+        else {
             return Err(Error::invalid_param(format!(
                 "Unknown parameter '{key}'. Accepted: {}.",
                 accepted_parameters()
@@ -385,10 +621,13 @@ fn tool_params_from_call(object: &Map<String, Value>) -> Result<ToolParams, Erro
                     _ => Target::Path(path.into()),
                 }];
             }
-            "start_line" => tool.start_line = Some(json_bounded(key, value, 1, u64::MAX)?),
-            "limit" => tool.limit = Some(json_bounded(key, value, 1, MAX_LIMIT)?),
-            "tail" => tool.tail = Some(json_bounded(key, value, 1, MAX_LIMIT)?),
-            "start_char" => tool.start_char = Some(json_bounded(key, value, 1, u64::MAX)?),
+            "start_line" => w.start_line = Some(json_bounded(key, value, 1, u64::MAX)?),
+            "limit" => w.limit = Some(json_bounded(key, value, 1, MAX_LIMIT)?),
+            "tail" => w.tail = Some(json_bounded(key, value, 1, MAX_LIMIT)?),
+            "start_char" => w.start_char = Some(json_bounded(key, value, 1, u64::MAX)?),
+            "context" => w.context = Some(json_bounded(key, value, 0, MAX_CONTEXT)?),
+            "end_line" => end_line = Some(json_bounded(key, value, 1, u64::MAX)?),
+            "view_range" => view_range = Some(parse_view_range(value)?),
             "hash" => {
                 tool.hash = match value {
                     Value::Bool(b) => *b,
@@ -415,12 +654,78 @@ fn tool_params_from_call(object: &Map<String, Value>) -> Result<ToolParams, Erro
             "--call needs a path (or file_path, filePath).",
         ));
     }
-    if tool.tail.is_some() && (tool.start_line.is_some() || tool.start_char.is_some()) {
+    let w = &mut tool.window;
+    if w.tail.is_some() && (w.start_line.is_some() || w.start_char.is_some()) {
         return Err(Error::invalid_param(
             "tail cannot be combined with start_line or start_char.",
         ));
     }
+    let range = match (end_line, view_range) {
+        (Some(_), Some(_)) => {
+            return Err(Error::invalid_param(
+                "end_line and view_range cannot be combined: give one of them.",
+            ));
+        }
+        (Some(end), None) => Some(("end_line", w.start_line.unwrap_or(1), Some(end))),
+        (None, Some((start, end))) => {
+            if w.start_line.is_some() {
+                return Err(Error::invalid_param(
+                    "view_range names its first line itself; start_line cannot be combined with it.",
+                ));
+            }
+            Some(("view_range", start, end))
+        }
+        (None, None) => None,
+    };
+    if let Some((name, start, end)) = range {
+        if let Some(other) = [(w.limit.is_some(), "limit"), (w.tail.is_some(), "tail")]
+            .into_iter()
+            .find_map(|(given, n)| given.then_some(n))
+        {
+            return Err(Error::invalid_param(format!(
+                "{name} cannot be combined with {other}: give one of them."
+            )));
+        }
+        w.start_line = Some(start);
+        if let Some(end) = end {
+            if end < start {
+                return Err(Error::invalid_param(format!(
+                    "{name} {end} is before the first line {start}: the range must not end before it starts."
+                )));
+            }
+            if end - start + 1 > MAX_LIMIT {
+                return Err(Error::invalid_param(format!(
+                    "{name} asks for lines {start}-{end} ({} lines); at most {MAX_LIMIT} can be read at once.",
+                    end - start + 1
+                )));
+            }
+            w.limit = Some(end - start + 1);
+        }
+    }
     Ok(tool)
+}
+
+/// `[start, end]`, 1-based and inclusive, `end` = -1 for "to the end".
+fn parse_view_range(value: &Value) -> Result<(u64, Option<u64>), Error> {
+    let invalid = || {
+        Error::invalid_param(format!(
+            "Invalid value {value} for view_range: expected [start, end] with 1 ≤ start, and end ≥ start or -1 for the end of the file."
+        ))
+    };
+    let Value::Array(pair) = value else {
+        return Err(invalid());
+    };
+    let [start, end] = pair.as_slice() else {
+        return Err(invalid());
+    };
+    let start = start.as_u64().filter(|n| *n >= 1).ok_or_else(invalid)?;
+    match end.as_i64() {
+        Some(-1) => Ok((start, None)),
+        _ => Ok((
+            start,
+            Some(end.as_u64().filter(|n| *n >= 1).ok_or_else(invalid)?),
+        )),
+    }
 }
 
 fn range_text(min: u64, max: u64) -> String {
@@ -532,7 +837,10 @@ mod tests {
             parse_call_object(r#"{"file_path":"a.rs","offset":5,"max_lines":"7"}"#).unwrap();
         let tool = tool_params_from_call(&object).unwrap();
         assert_eq!(tool.paths, vec![Target::Path("a.rs".into())]);
-        assert_eq!((tool.start_line, tool.limit), (Some(5), Some(7)));
+        assert_eq!(
+            (tool.window.start_line, tool.window.limit),
+            (Some(5), Some(7))
+        );
     }
 
     #[test]

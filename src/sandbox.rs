@@ -16,6 +16,7 @@ use rustix::fs::{AtFlags, FileType, Mode, OFlags, Stat};
 use rustix::io::Errno;
 
 use crate::error::{Error, ErrorCode};
+use crate::names;
 
 /// Links followed in one resolution before it is called a loop (Linux's own limit).
 const MAX_LINK_HOPS: usize = 40;
@@ -49,6 +50,9 @@ pub struct Resolved {
     /// The path of what was opened, relative to the root, links resolved.
     pub real: String,
     pub opened: Opened,
+    /// The root-relative paths of what was opened and of every link followed on the way
+    /// (for the deny policy), as bytes.
+    pub passed: Vec<Vec<u8>>,
 }
 
 /// Where a walk ended.
@@ -112,7 +116,8 @@ impl Root {
     /// Resolves and opens `input`: a file for reading, or a directory for listing.
     pub fn resolve(&self, input: &OsStr) -> Result<Resolved, Error> {
         let (display, parts) = self.prepare(input)?;
-        match self.walk(parts, &display, true)? {
+        let mut passed = Vec::new();
+        match self.walk(parts, &display, true, &mut passed)? {
             // A trailing slash asks for a directory, as it does in the shell.
             (_, Leaf::Opened(Opened::File { .. })) if input.as_bytes().ends_with(b"/") => {
                 Err(Error::new(
@@ -124,6 +129,7 @@ impl Root {
                 display,
                 real,
                 opened,
+                passed,
             }),
             (_, Leaf::Kind(_)) => Err(Error::internal("resolution ended without opening")),
         }
@@ -133,10 +139,15 @@ impl Root {
     /// followed inside the root.
     pub fn kind_of(&self, input: &OsStr) -> Option<Kind> {
         let (display, parts) = self.prepare(input).ok()?;
-        match self.walk(parts, &display, false).ok()? {
+        match self.walk(parts, &display, false, &mut Vec::new()).ok()? {
             (_, Leaf::Kind(kind)) => Some(kind),
             (_, Leaf::Opened(_)) => None,
         }
+    }
+
+    /// Whether the absolute path `absolute` lies inside the root (as written).
+    pub fn holds(&self, absolute: &[u8]) -> bool {
+        self.strip_root(absolute).is_some()
     }
 
     /// How `input` prints: relative to the root, cleaned; never an absolute path.
@@ -206,18 +217,20 @@ impl Root {
         parts.extend(
             target[common..]
                 .iter()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+                .map(|c| names::text_of(c.as_os_str().as_bytes())),
         );
         parts.join("/")
     }
 
     /// Walks `parts` from the root. With `open`, opens the leaf; otherwise stops at its name.
-    /// Returns the real relative path and what was opened.
+    /// Returns the real relative path and what was opened; `passed` collects the paths of
+    /// the links followed and of the leaf.
     fn walk(
         &self,
         parts: Vec<Vec<u8>>,
         display: &str,
         open: bool,
+        passed: &mut Vec<Vec<u8>>,
     ) -> Result<(String, Leaf), Error> {
         let mut pending: VecDeque<Vec<u8>> = parts.into();
         // The directories entered below the root, each held open, with its name.
@@ -239,7 +252,8 @@ impl Root {
             let stat = rustix::fs::statat(dir, part.as_slice(), AtFlags::SYMLINK_NOFOLLOW)
                 .map_err(|e| self.fs_error(e, display))?;
             let is_leaf = pending.is_empty();
-            let here = joined(&stack, &part);
+            let here_bytes = joined_bytes(&stack, &part);
+            let here = names::text_of(&here_bytes);
             match FileType::from_raw_mode(stat.st_mode) {
                 FileType::Symlink => {
                     hops += 1;
@@ -266,6 +280,7 @@ impl Root {
                     for c in components(&target).into_iter().rev() {
                         pending.push_front(c);
                     }
+                    passed.push(here_bytes);
                     via_link = Some(here);
                 }
                 FileType::Directory if !is_leaf => {
@@ -298,7 +313,10 @@ impl Root {
                         _ => OFlags::empty(),
                     };
                     match self.open_leaf(dir, &part, extra, display)? {
-                        Some(opened) => return Ok((here, Leaf::Opened(opened))),
+                        Some(opened) => {
+                            passed.push(here_bytes);
+                            return Ok((here, Leaf::Opened(opened)));
+                        }
                         None => retry(&mut pending, part, &mut hops)?,
                     }
                 }
@@ -308,11 +326,7 @@ impl Root {
         // The path ended on a directory already entered (".", "a/..", or the root itself).
         let real = match stack.is_empty() {
             true => ".".to_string(),
-            false => stack
-                .iter()
-                .map(|(_, name)| String::from_utf8_lossy(name).into_owned())
-                .collect::<Vec<_>>()
-                .join("/"),
+            false => names::text_of(&stack_path(&stack)),
         };
         if !open {
             return Ok((real, Leaf::Kind(Kind::Directory)));
@@ -406,10 +420,15 @@ fn not_a_file(display: &str, mode: u32) -> Error {
 }
 
 /// The real relative path of `name` inside the directories of `stack`.
-fn joined(stack: &[(OwnedFd, Vec<u8>)], name: &[u8]) -> String {
+fn joined_bytes(stack: &[(OwnedFd, Vec<u8>)], name: &[u8]) -> Vec<u8> {
     let mut parts: Vec<&[u8]> = stack.iter().map(|(_, n)| n.as_slice()).collect();
     parts.push(name);
-    String::from_utf8_lossy(&parts.join(&b'/')).into_owned()
+    parts.join(&b'/')
+}
+
+fn stack_path(stack: &[(OwnedFd, Vec<u8>)]) -> Vec<u8> {
+    let parts: Vec<&[u8]> = stack.iter().map(|(_, n)| n.as_slice()).collect();
+    parts.join(&b'/')
 }
 
 /// The path components to walk: empty and `.` components dropped.
@@ -436,7 +455,7 @@ pub fn display_path(relative: &[u8]) -> String {
     if out.is_empty() {
         return ".".to_string();
     }
-    String::from_utf8_lossy(&out.join(&b'/')).into_owned()
+    names::text_of(&out.join(&b'/'))
 }
 
 fn lexical_clean(path: &Path) -> PathBuf {

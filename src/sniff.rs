@@ -114,12 +114,7 @@ pub fn classify(
         EncodingChoice::Utf8 => UTF_8,
         EncodingChoice::Named(e) => e,
         EncodingChoice::Auto if is_utf8_text(head, complete) => UTF_8,
-        EncodingChoice::Auto => {
-            let mut detector =
-                chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
-            detector.feed(head, complete);
-            detector.guess(None, chardetng::Utf8Detection::Allow)
-        }
+        EncodingChoice::Auto => detect(head, complete),
     };
     check_bytes(
         sample,
@@ -130,6 +125,22 @@ pub fn classify(
             bom_len: 0,
         },
     )
+}
+
+/// The legacy encoding `--encoding auto` would choose for a head that is not UTF-8.
+pub fn legacy_guess(head: &[u8], complete: bool) -> Option<String> {
+    if Encoding::for_bom(head).is_some() || is_utf8_text(head, complete) {
+        return None;
+    }
+    let guess = detect(head, complete);
+    (guess != UTF_8).then(|| guess.name().to_ascii_lowercase())
+}
+
+/// chardetng's guess for a head that is not UTF-8.
+fn detect(head: &[u8], complete: bool) -> &'static Encoding {
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
+    detector.feed(head, complete);
+    detector.guess(None, chardetng::Utf8Detection::Allow)
 }
 
 /// The NUL, control-ratio and extension rules, for encodings where a byte is a byte.

@@ -4,6 +4,7 @@
 
 use std::ffi::OsStr;
 
+use crate::deny::DenyPolicy;
 use crate::dir;
 use crate::sandbox::{Opened, Root};
 
@@ -25,7 +26,8 @@ const SKIPPED_DIRS: &[&str] = &[
 ];
 
 /// Candidates for the missing path `display` (relative to the root, cleaned).
-pub fn suggestions(root: &Root, display: &str) -> Vec<String> {
+/// Files the deny policy refuses are never offered.
+pub fn suggestions(root: &Root, display: &str, deny: &DenyPolicy) -> Vec<String> {
     if display == "." || display.starts_with("../") || display == ".." {
         return Vec::new();
     }
@@ -39,7 +41,8 @@ pub fn suggestions(root: &Root, display: &str) -> Vec<String> {
     found.sort();
     let mut out: Vec<String> = Vec::new();
     for (_, path) in found {
-        if path != display && !out.contains(&path) {
+        let denied = !path.ends_with('/') && deny.denying(std::path::Path::new(&path)).is_some();
+        if path != display && !out.contains(&path) && !denied {
             out.push(path);
         }
         if out.len() == MAX_SUGGESTIONS {

@@ -220,7 +220,7 @@ fn text_footers_for_cut_lines_and_fallback_come_after_a_blank_line() {
     let out = ws.run(&["a.txt"]);
     assert_eq!(
         stdout(&out),
-        "   1 | ok\n   2 | bad \u{FFFD} byte\n\n[Bytes that are not valid utf-8 are shown as U+FFFD.]\n"
+        "   1 | ok\n   2 | bad \u{FFFD} byte\n\n[Bytes that are not valid utf-8 are shown as U+FFFD. This looks like windows-1252: use --encoding auto.]\n"
     );
     ws.file(
         "long.txt",

@@ -46,10 +46,13 @@ fn man_page() -> Vec<u8> {
         .and_then(|rest| rest.split_once("\n\nExit status: "))
         .unwrap();
     let roff = |text: &str| text.replace('\\', "\\e").replace('-', "\\-");
+    for (title, text) in agentread::cli::MAN_SECTIONS {
+        page.extend_from_slice(format!(".SH \"{title}\"\n{}\n", roff(text)).as_bytes());
+    }
     page.extend_from_slice(format!(".SH EXAMPLES\n.nf\n{}\n.fi\n", roff(examples)).as_bytes());
     page.extend_from_slice(format!(".SH \"EXIT STATUS\"\n{}\n", roff(exit_status)).as_bytes());
     page.extend_from_slice(
-        b".SH ENVIRONMENT\n.TP\n\\fBAGENTREAD_ROOT\\fR\nThe workspace root when \\fB\\-\\-root\\fR is not given.\n.TP\n\\fBNO_COLOR\\fR\nWhen set and not empty, \\fB\\-\\-color auto\\fR does not colour.\n",
+        b".SH ENVIRONMENT\n.TP\n\\fBAGENTREAD_ROOT\\fR\nThe workspace root when \\fB\\-\\-root\\fR is not given.\n.TP\n\\fBAGENTREAD_DENY\\fR\nDeny globs, separated by ':', added to those of \\fB\\-\\-deny\\fR.\n.TP\n\\fBNO_COLOR\\fR\nWhen set and not empty, \\fB\\-\\-color auto\\fR does not colour.\n",
     );
     man.render_version_section(&mut page).unwrap();
     page

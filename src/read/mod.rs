@@ -55,6 +55,8 @@ pub struct TextWindow {
     pub content_hash: Option<String>,
     /// Bytes read from a stream (a file's size comes from its stat).
     pub bytes_read: u64,
+    /// When strict UTF-8 fell back: the legacy encoding `--encoding auto` would choose.
+    pub suggested_encoding: Option<String>,
 }
 
 /// What went wrong in a read, before it is worded for a path.
@@ -140,7 +142,12 @@ fn text_from<R: Read>(
         WindowError::Io(err) => io_error(err),
         other => ReadError::Window(other),
     })?;
+    let suggested_encoding = match window.replaced() && options.encoding == EncodingChoice::Utf8 {
+        true => sniff::legacy_guess(&head, complete),
+        false => None,
+    };
     Ok(TextWindow {
+        suggested_encoding,
         window,
         encoding: decoding.name(),
         bom: decoding.bom(),
@@ -161,12 +168,9 @@ fn io_error(err: std::io::Error) -> ReadError {
 pub fn entries(names: &[String], spec: &WindowSpec) -> Result<Window, WindowError> {
     let mut text = Vec::new();
     for name in names {
-        // A name with a line break would break the one-entry-a-line listing.
-        text.extend_from_slice(
-            name.replace('\n', "\u{240A}")
-                .replace('\r', "\u{240D}")
-                .as_bytes(),
-        );
+        // A name with a control character could break the one-entry-a-line listing or
+        // drive the terminal that shows it (SPEC §14).
+        text.extend_from_slice(crate::names::visible(name, false).as_bytes());
         text.push(b'\n');
     }
     window::read_window(window::Input::Stream(&text[..]), spec)

@@ -44,21 +44,29 @@ impl Wording {
 /// The footer lines worth saying for this answer, in order.
 pub fn footer(success: &Success, spec: &WindowSpec, wording: Wording) -> Vec<String> {
     match success {
-        Success::Text(read) => window_hints(
-            &read.window,
-            spec,
-            wording,
-            "file",
-            "lines",
-            Some(&read.encoding),
-        ),
+        Success::Text(read) => {
+            let mut hints = window_hints(&read.window, spec, wording, "file", "lines");
+            if read.window.replaced() {
+                let mut hint = format!(
+                    "[Bytes that are not valid {} are shown as U+FFFD.",
+                    read.encoding
+                );
+                if let Some(legacy) = &read.suggested_encoding {
+                    hint.push_str(&format!(" This looks like {legacy}: use --encoding auto."));
+                }
+                hint.push(']');
+                hints.push(hint);
+            }
+            hints
+        }
         Success::Directory(listing) => {
-            window_hints(&listing.window, spec, wording, "directory", "entries", None)
+            window_hints(&listing.window, spec, wording, "directory", "entries")
         }
         Success::Unchanged(unchanged) => vec![format!(
             "(unchanged since hash {})",
             unchanged.facts.content_hash.as_deref().unwrap_or_default()
         )],
+        Success::Image(..) => Vec::new(),
     }
 }
 
@@ -68,7 +76,6 @@ fn window_hints(
     wording: Wording,
     kind: &str,
     unit: &str,
-    encoding: Option<&str>,
 ) -> Vec<String> {
     if window.total_lines == 0 {
         return vec![format!("({kind} is empty)")];
@@ -108,11 +115,6 @@ fn window_hints(
             cut.total,
             wording.start_line(cut.line),
             wording.start_char(cut.shown_to + 1),
-        ));
-    }
-    if let Some(encoding) = encoding.filter(|_| window.replaced()) {
-        hints.push(format!(
-            "[Bytes that are not valid {encoding} are shown as U+FFFD.]"
         ));
     }
     hints

@@ -21,7 +21,7 @@ pub fn to_value(context: &Context, answer: &Answer) -> Value {
             return json!({
                 "status": status,
                 "data": null,
-                "text": error.message,
+                "text": error_text(error),
                 "stats": {"time_ms": answer.time_ms},
                 "context": {
                     "cwd": context.cwd,
@@ -47,6 +47,9 @@ pub fn to_value(context: &Context, answer: &Answer) -> Value {
                 true => json!("replace"),
                 false => Value::Null,
             };
+            if let Some(legacy) = &read.suggested_encoding {
+                data["suggested_encoding"] = json!(legacy);
+            }
             let mut stats = window_stats(answer, w);
             stats["file_size_bytes"] = json!(read.facts.size_bytes);
             stats["file_mtime_ms"] = json!(read.facts.mtime_ms);
@@ -82,6 +85,26 @@ pub fn to_value(context: &Context, answer: &Answer) -> Value {
             let summary = format!("'{}' is unchanged.", facts.path);
             (data, stats, json!(facts.path_resolved), summary)
         }
+        Success::Image(image, facts) => {
+            let data = json!({
+                "type": "image",
+                "path": facts.path,
+                "mime_type": image.mime_type,
+                "width": image.width,
+                "height": image.height,
+            });
+            let stats = json!({
+                "time_ms": answer.time_ms,
+                "file_size_bytes": facts.size_bytes,
+                "file_mtime_ms": facts.mtime_ms,
+            });
+            (
+                data,
+                stats,
+                json!(facts.path_resolved),
+                image_summary(image, facts),
+            )
+        }
     };
     let mut text = format!("{summary}\n(Took {}ms)", answer.time_ms);
     for hint in hints::footer(success, &context.spec, Wording::Tool) {
@@ -99,6 +122,28 @@ pub fn to_value(context: &Context, answer: &Answer) -> Value {
             "path_resolved": path_resolved,
         },
     })
+}
+
+/// An error's message, then its "did you mean" candidates as text mode prints them: the
+/// `text` that many hosts show the model.
+pub fn error_text(error: &crate::error::Error) -> String {
+    let mut text = error.message.clone();
+    if !error.suggestions.is_empty() {
+        text.push_str("\nDid you mean one of these?");
+        for candidate in &error.suggestions {
+            text.push_str("\n  ");
+            text.push_str(candidate);
+        }
+    }
+    text
+}
+
+/// `Image 'a/logo.png': PNG, 640x480, 12345 bytes.`
+pub fn image_summary(image: &crate::image::Image, facts: &FileFacts) -> String {
+    format!(
+        "Image '{}': {}, {}x{}, {} bytes.",
+        facts.path, image.kind, image.width, image.height, facts.size_bytes
+    )
 }
 
 fn window_data(kind: &str, path: &str, w: &Window) -> Value {

@@ -21,6 +21,8 @@ pub struct Context {
     pub color: bool,
     /// Standard output is a terminal: control characters are shown visibly.
     pub terminal: bool,
+    /// Standard error is a terminal: a person reads the errors.
+    pub stderr_terminal: bool,
     /// `context.cwd`: the current directory relative to the root.
     pub cwd: Option<String>,
     /// More than one PATH: text answers get `==> path <==` headers.

@@ -9,7 +9,8 @@ use owo_colors::OwoColorize;
 use super::Context;
 use super::hints::{self, Wording};
 use crate::cli::ColorWhen;
-use crate::error::Error;
+use crate::error::{Error, ErrorCode};
+use crate::names;
 use crate::outcome::{Answer, Success};
 use crate::read::numbers::NumberStyle;
 use crate::read::window::Window;
@@ -34,7 +35,7 @@ pub fn write(
 ) -> io::Result<bool> {
     let success = match &answer.result {
         Err(error) => {
-            write_error(err, error)?;
+            write_error(err, error, context.stderr_terminal)?;
             return Ok(false);
         }
         Ok(success) => success,
@@ -43,7 +44,7 @@ pub fn write(
         if !first {
             out.write_all(b"\n")?;
         }
-        let header = format!("==> {} <==", answer.label);
+        let header = format!("==> {} <==", names::visible(&answer.label, false));
         match context.color {
             true => writeln!(out, "{}", header.bold())?,
             false => writeln!(out, "{header}")?,
@@ -52,7 +53,7 @@ pub fn write(
     let window = match success {
         Success::Text(read) => Some(&read.window),
         Success::Directory(listing) => Some(&listing.window),
-        Success::Unchanged(_) => None,
+        Success::Unchanged(_) | Success::Image(..) => None,
     };
     let shown = window.is_some_and(|w| !w.content.is_empty());
     if let Some(window) = window {
@@ -73,13 +74,34 @@ pub fn write(
     Ok(true)
 }
 
-/// `agentread: CODE: message`, then any "did you mean" candidates.
-pub fn write_error(err: &mut impl Write, error: &Error) -> io::Result<()> {
-    writeln!(err, "agentread: {}: {}", error.code.name(), error.message)?;
+/// `agentread: CODE: message`, then any "did you mean" candidates; names in them are
+/// shown with control pictures. For a person at a terminal, a path outside the root
+/// adds how to set the root.
+pub fn write_error(err: &mut impl Write, error: &Error, person: bool) -> io::Result<()> {
+    write!(err, "agentread: ")?;
+    write_error_body(err, error)?;
+    let outside = error.code == ErrorCode::AccessDenied && error.detail.is_none();
+    if person && outside {
+        writeln!(
+            err,
+            "The workspace root is set by --root DIR or AGENTREAD_ROOT (else it is the current directory)."
+        )?;
+    }
+    Ok(())
+}
+
+/// `CODE: message` and the candidates, as text mode prints them after `agentread: `.
+pub fn write_error_body(err: &mut impl Write, error: &Error) -> io::Result<()> {
+    writeln!(
+        err,
+        "{}: {}",
+        error.code.name(),
+        names::visible(&error.message, false)
+    )?;
     if !error.suggestions.is_empty() {
         writeln!(err, "Did you mean one of these?")?;
         for candidate in &error.suggestions {
-            writeln!(err, "  {candidate}")?;
+            writeln!(err, "  {}", names::visible(candidate, false))?;
         }
     }
     Ok(())
@@ -101,7 +123,7 @@ fn write_content(out: &mut impl Write, window: &Window, context: &Context) -> io
             (text, marker) = text.split_at(at);
         }
         let text = if context.terminal {
-            visible(text)
+            names::visible(text, true)
         } else {
             text.to_string()
         };
@@ -125,20 +147,6 @@ fn prefix_len(style: NumberStyle, line: &str) -> usize {
     line.find(separator).map_or(0, |at| at + separator.len())
 }
 
-/// Control characters as visible pictures (U+2400 block), so a file cannot drive the
-/// terminal. Tabs stay tabs; C1 controls, which some terminals obey, become U+FFFD.
-pub fn visible(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '\t' => c,
-            '\0'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{FFFD}'),
-            '\u{7f}' => '\u{2421}',
-            '\u{80}'..='\u{9f}' => '\u{FFFD}',
-            _ => c,
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,13 +162,5 @@ mod tests {
         assert!(use_color(ColorWhen::Auto, true, empty));
         assert!(!use_color(ColorWhen::Auto, true, set));
         assert!(!use_color(ColorWhen::Auto, false, None));
-    }
-
-    #[test]
-    fn controls_become_pictures() {
-        assert_eq!(
-            visible("a\u{1b}[31mb\r\t\u{7f}\u{9b}"),
-            "a\u{241b}[31mb\u{240d}\t\u{2421}\u{fffd}"
-        );
     }
 }

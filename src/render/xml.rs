@@ -38,6 +38,13 @@ pub fn to_string(context: &Context, answer: &Answer) -> String {
                     let _ = write!(x, "<detail reason=\"control_ratio\" ratio=\"{ratio}\"/>");
                 }
                 Some(BinaryEvidence::Extension) => x.push_str("<detail reason=\"extension\"/>"),
+                Some(BinaryEvidence::Denied { pattern }) => {
+                    let _ = write!(
+                        x,
+                        "<detail reason=\"denied\" pattern=\"{}\"/>",
+                        escape(pattern, true)
+                    );
+                }
                 None => {}
             }
             x.push_str("</error>\n");
@@ -49,6 +56,7 @@ pub fn to_string(context: &Context, answer: &Answer) -> String {
         Success::Text(read) => ("file", read.facts.path.as_str(), Some(&read.window)),
         Success::Directory(listing) => ("directory", listing.path.as_str(), Some(&listing.window)),
         Success::Unchanged(unchanged) => ("file", unchanged.facts.path.as_str(), None),
+        Success::Image(_, facts) => ("image", facts.path.as_str(), None),
     };
     let _ = writeln!(x, "<{root}>");
     let _ = writeln!(x, "<path>{}</path>", escape(path, false));
@@ -93,6 +101,7 @@ pub fn to_string(context: &Context, answer: &Answer) -> String {
             attr("bom", Some(read.bom.to_string()));
             attr("line_endings", Some(read.window.line_endings.name().into()));
             attr("approx_tokens", some(read.window.chars_read().div_ceil(4)));
+            attr("suggested_encoding", read.suggested_encoding.clone());
             attr("content_hash", read.facts.content_hash.clone());
         }
         Success::Directory(listing) => {
@@ -105,6 +114,13 @@ pub fn to_string(context: &Context, answer: &Answer) -> String {
                 unchanged.facts.mtime_ms.map(|m| m.to_string()),
             );
             attr("content_hash", unchanged.facts.content_hash.clone());
+        }
+        Success::Image(image, facts) => {
+            attr("mime_type", Some(image.mime_type.to_string()));
+            attr("width", some(image.width));
+            attr("height", some(image.height));
+            attr("file_size_bytes", some(facts.size_bytes));
+            attr("file_mtime_ms", facts.mtime_ms.map(|m| m.to_string()));
         }
     }
     attr("time_ms", some(answer.time_ms));
@@ -146,7 +162,7 @@ pub fn escape(text: &str, attribute: bool) -> String {
             '\n' if attribute => out.push_str("&#10;"),
             '\t' if attribute => out.push_str("&#9;"),
             '\t' | '\n' => out.push(c),
-            '\0'..='\u{1f}' => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('\u{FFFD}')),
+            '\0'..='\u{1f}' => out.push(crate::names::picture(c).unwrap_or('\u{FFFD}')),
             '\u{FFFE}' | '\u{FFFF}' => out.push('\u{FFFD}'),
             _ => out.push(c),
         }

@@ -1,0 +1,306 @@
+//! `agentread --mcp` (SPEC §12): the `read` tool over the Model Context Protocol on
+//! stdio, with the official SDK (`rmcp`). A call goes through the same `Request` →
+//! answer → renderers path as the command line; only the roots and images are new here.
+//! The async runtime starts only in this mode.
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use base64::Engine as _;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
+};
+use rmcp::service::{NotificationContext, RequestContext, RoleServer};
+use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
+use serde_json::Value;
+use tokio::sync::Mutex;
+
+use crate::cli::Format;
+use crate::error::{Error, ErrorCode};
+use crate::outcome::{Answer, Success};
+use crate::render::{self, Context, Printer};
+use crate::request::{Request, Settings};
+use crate::sandbox::Root;
+use crate::{answer, schema};
+
+/// Serves until standard input closes; the first failure is one of starting up.
+pub fn serve(settings: Settings, fixed: Option<Root>) -> Option<ErrorCode> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        // Reads run on blocking threads; each holds at most a few hundred KiB.
+        .max_blocking_threads(32)
+        .enable_all()
+        .build();
+    let runtime = match runtime {
+        Ok(runtime) => runtime,
+        Err(e) => return startup_failed(&format!("the runtime did not start: {e}")),
+    };
+    let server = Server {
+        settings: Arc::new(settings),
+        fixed: fixed.map(Arc::new),
+        roots: Mutex::new(None),
+    };
+    let served = runtime.block_on(async {
+        let service = server
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| e.to_string())?;
+        service.waiting().await.map_err(|e| e.to_string())
+    });
+    // Calls still reading when stdin closed have no one to answer to.
+    runtime.shutdown_background();
+    match served {
+        Ok(_) => None,
+        // The client left before the handshake ended: nothing to serve.
+        Err(e) if e.contains("closed") || e.contains("connection") => None,
+        Err(e) => startup_failed(&e),
+    }
+}
+
+fn startup_failed(reason: &str) -> Option<ErrorCode> {
+    eprintln!("agentread: IO_ERROR: The MCP server stopped: {reason}.");
+    Some(ErrorCode::IoError)
+}
+
+struct Server {
+    settings: Arc<Settings>,
+    /// `--root` or `AGENTREAD_ROOT`: the only root, and the client is not asked.
+    fixed: Option<Arc<Root>>,
+    /// The client's roots as last asked, or None when they must be asked (again).
+    roots: Mutex<Option<Vec<Arc<Root>>>>,
+}
+
+impl Server {
+    /// The roots a call is answered in: the fixed root, else the client's (asked once,
+    /// and again after `notifications/roots/list_changed`), else the current directory.
+    // Roots are deprecated by a newer protocol revision (SEP-2577), but SPEC §12 and
+    // today's hosts use them.
+    #[allow(deprecated)]
+    async fn roots(&self, peer: &rmcp::Peer<RoleServer>) -> Result<Vec<Arc<Root>>, Error> {
+        if let Some(root) = &self.fixed {
+            return Ok(vec![root.clone()]);
+        }
+        let mut roots = self.roots.lock().await;
+        if let Some(roots) = roots.as_ref() {
+            return Ok(roots.clone());
+        }
+        let client_has_roots = peer
+            .peer_info()
+            .is_some_and(|info| info.capabilities.roots.is_some());
+        let mut found = Vec::new();
+        if client_has_roots && let Ok(listed) = peer.list_roots().await {
+            for root in listed.roots {
+                if let Some(dir) = file_uri_path(&root.uri)
+                    && let Ok(root) = Root::open(Path::new(OsStr::from_bytes(&dir)), "root")
+                {
+                    found.push(Arc::new(root));
+                }
+            }
+        }
+        if found.is_empty() {
+            found.push(Arc::new(Root::open(
+                Path::new("."),
+                "The current directory",
+            )?));
+        }
+        *roots = Some(found.clone());
+        Ok(found)
+    }
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("agentread", env!("CARGO_PKG_VERSION")))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(vec![read_tool()]))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        (name == schema::TOOL_NAME).then(read_tool)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        if request.name != schema::TOOL_NAME {
+            return Err(McpError::invalid_params(
+                format!(
+                    "Unknown tool '{}': this server has one tool, 'read'.",
+                    request.name
+                ),
+                None,
+            ));
+        }
+        let started = Instant::now();
+        let arguments = request.arguments.unwrap_or_default();
+        let settings = self.settings.clone();
+        let result = match self.roots(&context.peer).await {
+            Ok(roots) => {
+                let call = arguments.clone();
+                // Reads block: they run off the runtime's threads, so that a small read
+                // is never queued behind a large one.
+                tokio::task::spawn_blocking(move || read(&call, settings, &roots, started))
+                    .await
+                    .unwrap_or_else(|_| {
+                        let error = Error::internal(
+                            "agentread failed unexpectedly; please report this as a bug.",
+                        );
+                        failed(&arguments, error, started, &self.settings)
+                    })
+            }
+            Err(error) => failed(&arguments, error, started, &self.settings),
+        };
+        Ok(result.into())
+    }
+
+    async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
+        *self.roots.lock().await = None;
+    }
+}
+
+/// The `read` tool: the definition `--tool-schema` prints, with its hints.
+fn read_tool() -> Tool {
+    let Value::Object(schema) = schema::parameters() else {
+        unreachable!("the parameters' schema is an object")
+    };
+    Tool::new(schema::TOOL_NAME, schema::TOOL_DESCRIPTION, schema).with_annotations(
+        ToolAnnotations::new()
+            .read_only(true)
+            .destructive(false)
+            .idempotent(true)
+            .open_world(false),
+    )
+}
+
+/// Answers one call inside the roots: a relative path against the first, an absolute
+/// one against the root that holds it.
+fn read(
+    arguments: &JsonObject,
+    settings: Arc<Settings>,
+    roots: &[Arc<Root>],
+    started: Instant,
+) -> CallToolResult {
+    let path = ["path", "file_path", "filePath"]
+        .iter()
+        .find_map(|key| arguments.get(*key).and_then(Value::as_str));
+    let root = match path {
+        Some(p) if p.starts_with('/') => roots
+            .iter()
+            .find(|r| r.holds(p.as_bytes()))
+            .unwrap_or(&roots[0]),
+        _ => &roots[0],
+    };
+    let request = match Request::from_tool_call(arguments, settings.clone(), root.clone()) {
+        Ok(request) => request,
+        Err(error) => {
+            let answer = refused(arguments, error, started);
+            return result(&answer, &settings, Some(root));
+        }
+    };
+    let answer = answer::answer(&request, &request.targets[0]);
+    result(&answer, &settings, Some(root))
+}
+
+/// A call refused before any file was read, outside any root.
+fn failed(
+    arguments: &JsonObject,
+    error: Error,
+    started: Instant,
+    settings: &Settings,
+) -> CallToolResult {
+    result(&refused(arguments, error, started), settings, None)
+}
+
+fn refused(arguments: &JsonObject, error: Error, started: Instant) -> Answer {
+    Answer {
+        label: String::new(),
+        params_input: arguments.clone(),
+        time_ms: started.elapsed().as_millis() as u64,
+        result: Err(error),
+    }
+}
+
+/// The tool result: the text mode's words, the JSON envelope, and for an image its bytes.
+fn result(answer: &Answer, settings: &Settings, root: Option<&Arc<Root>>) -> CallToolResult {
+    let cwd = root.and_then(|r| r.relative(&std::env::current_dir().ok()?));
+    let context = |format| Context {
+        format,
+        spec: crate::read::WindowSpec {
+            max_bytes: settings.max_bytes,
+            numbers: settings.numbers,
+            ..crate::default_spec()
+        },
+        hint: true,
+        color: false,
+        terminal: false,
+        stderr_terminal: false,
+        cwd: cwd.clone(),
+        several: false,
+    };
+    let structured = render::json::to_value(&context(Format::Json), answer);
+    let mut content = Vec::new();
+    match &answer.result {
+        Err(error) => {
+            let mut text = Vec::new();
+            let _ = render::text::write_error_body(&mut text, error);
+            content.push(ContentBlock::text(String::from_utf8_lossy(&text)));
+        }
+        Ok(Success::Image(image, facts)) => {
+            content.push(ContentBlock::text(render::json::image_summary(
+                image, facts,
+            )));
+            let data = base64::engine::general_purpose::STANDARD.encode(&image.bytes);
+            content.push(ContentBlock::image(data, image.mime_type));
+        }
+        Ok(_) => {
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let text_context = context(Format::Text);
+            let _ = Printer::new(&text_context).print(&mut out, &mut err, answer);
+            content.push(ContentBlock::text(String::from_utf8_lossy(&out)));
+        }
+    }
+    let mut result = match answer.result.is_err() {
+        true => CallToolResult::error(content),
+        false => CallToolResult::success(content),
+    };
+    result.structured_content = Some(structured);
+    result
+}
+
+/// The directory a `file://` URI names, percent-decoded; None for any other URI.
+fn file_uri_path(uri: &str) -> Option<Vec<u8>> {
+    let rest = uri.strip_prefix("file://")?;
+    let path = match rest.find('/') {
+        Some(0) => rest,
+        Some(at) if rest[..at].eq_ignore_ascii_case("localhost") => &rest[at..],
+        _ => return None,
+    };
+    Some(percent_encoding::percent_decode_str(path).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_uris_become_paths() {
+        assert_eq!(file_uri_path("file:///home/a%20b").unwrap(), b"/home/a b");
+        assert_eq!(file_uri_path("file://localhost/srv").unwrap(), b"/srv");
+        assert_eq!(file_uri_path("file://other/srv"), None);
+        assert_eq!(file_uri_path("https://x/y"), None);
+    }
+}
