@@ -94,7 +94,7 @@ fn read_resolved(
                 mtime_ms: Some(mtime_ms(&stat)),
                 content_hash: None,
             };
-            let success = read_file(request, facts, &file, &spec)?;
+            let success = read_file(request, facts, &file, &spec, reference.map(|r| r.line))?;
             match (reference, &success) {
                 // With -C, the window may begin before line N: N itself must exist.
                 (Some(r), Success::Text(read)) if r.line > read.window.total_lines => {
@@ -144,6 +144,7 @@ fn read_file(
     facts: FileFacts,
     file: &File,
     spec: &WindowSpec,
+    asked_line: Option<u64>,
 ) -> Result<Success, Error> {
     let size = facts.size_bytes;
     let display = facts.path.as_str();
@@ -163,12 +164,8 @@ fn read_file(
     {
         return image.map(|image| Success::Image(image, facts));
     }
-    read_text(
-        request,
-        facts,
-        read::TextInput::<std::io::Empty>::File(file, size),
-        spec,
-    )
+    let input = read::TextInput::<std::io::Empty>::File(file, size);
+    read_text(request, facts, input, spec, asked_line)
 }
 
 fn read_stdin(request: &Request) -> Result<Success, Error> {
@@ -182,7 +179,7 @@ fn read_stdin(request: &Request) -> Result<Success, Error> {
     let spec = request.spec_for(None)?;
     let stdin = std::io::stdin();
     let input = read::TextInput::Stream(TerminalEof::new(stdin.lock()));
-    read_text(request, facts, input, &spec)
+    read_text(request, facts, input, &spec, None)
 }
 
 /// Standard input that ends at the first end-of-file a terminal signals (Ctrl-D): a
@@ -219,6 +216,7 @@ fn read_text<R: Read>(
     mut facts: FileFacts,
     input: read::TextInput<'_, R>,
     spec: &WindowSpec,
+    asked_line: Option<u64>,
 ) -> Result<Success, Error> {
     let path = facts.path.as_str();
     let is_stream = matches!(input, read::TextInput::Stream(_));
@@ -243,6 +241,16 @@ fn read_text<R: Read>(
             )
         }
         ReadError::Io(err) => Error::read_failed(path, &err),
+        // With -C the window may start before line N: past the end is said of N.
+        ReadError::Window(read::WindowError::StartLinePastEnd { total_lines, .. })
+            if asked_line.is_some() =>
+        {
+            let err = read::WindowError::StartLinePastEnd {
+                start_line: asked_line.unwrap_or_default(),
+                total_lines,
+            };
+            read::past_the_end(&err, path, "line", "lines")
+        }
         ReadError::Window(err) => read::past_the_end(&err, path, "line", "lines"),
     })?;
     facts.content_hash = read.content_hash;

@@ -61,14 +61,14 @@ pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
             );
         }
     };
+    if cli.mcp {
+        return mcp_mode(cli, format_hint);
+    }
     if let Some(flavor) = cli.tool_schema {
         let definition = schema::definition(flavor);
         let text = serde_json::to_string_pretty(&definition).unwrap_or_default() + "\n";
         let written = io::stdout().lock().write_all(text.as_bytes());
         return written.err().and_then(|err| write_failed(&err, None));
-    }
-    if cli.mcp {
-        return mcp_mode(cli, format_hint);
     }
     let cwd_root = cli.root.clone();
     let request = match Request::from_cli(cli, read_stdin_to_string) {

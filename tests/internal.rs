@@ -4,31 +4,12 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::Command;
-use std::sync::OnceLock;
 
 use common::Workspace;
 
-/// The release-profile binary with `fault-injection`, built once for this file's tests.
-fn faulty_binary() -> &'static PathBuf {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let manifest = env!("CARGO_MANIFEST_DIR");
-        let target = PathBuf::from(manifest)
-            .join("target")
-            .join("fault-injection");
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .args(["build", "--release", "--quiet", "--locked"])
-            .args(["--features", "fault-injection", "--target-dir"])
-            .arg(&target)
-            .current_dir(manifest)
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "the fault-injection build failed");
-        target.join("release").join("agentread")
-    })
+fn faulty_binary() -> &'static std::path::PathBuf {
+    common::release_binary()
 }
 
 fn run_faulty(ws: &Workspace, args: &[&str]) -> std::process::Output {

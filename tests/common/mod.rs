@@ -91,3 +91,26 @@ pub fn numbered(from: u64, to: u64, text: impl Fn(u64) -> String) -> String {
         .map(|n| format!("{n:>4} | {}\n", text(n)))
         .collect()
 }
+
+/// The release-profile binary built with the test-only `fault-injection` feature (into
+/// its own target directory): the installed binary's profile, for tests of panics,
+/// speed-sensitive concurrency and memory. Built once per test binary.
+pub fn release_binary() -> &'static PathBuf {
+    static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BIN.get_or_init(|| {
+        let manifest = env!("CARGO_MANIFEST_DIR");
+        let target = PathBuf::from(manifest)
+            .join("target")
+            .join("fault-injection");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = std::process::Command::new(cargo)
+            .args(["build", "--release", "--quiet", "--locked"])
+            .args(["--features", "fault-injection", "--target-dir"])
+            .arg(&target)
+            .current_dir(manifest)
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "the release build failed");
+        target.join("release").join("agentread")
+    })
+}

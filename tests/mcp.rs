@@ -1,0 +1,691 @@
+//! SPEC §12: `agentread --mcp`, driven as a child process by rmcp's own client and by
+//! JSON-RPC lines written by hand. Every result is compared with what the command line
+//! answers for the same call.
+// Roots are deprecated by a newer protocol revision (SEP-2577); SPEC §12 uses them.
+#![allow(deprecated)]
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Arc, Mutex};
+
+use common::Workspace;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation,
+    ListRootsResult, Root,
+};
+use rmcp::service::{RequestContext, RoleClient, RunningService};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, ErrorData, ServiceExt};
+use serde_json::{Map, Value, json};
+
+/// A client that declares roots and answers `roots/list` with the current list.
+#[derive(Clone, Default)]
+struct RootsClient {
+    roots: Arc<Mutex<Vec<String>>>,
+}
+
+impl ClientHandler for RootsClient {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(
+            ClientCapabilities::builder()
+                .enable_roots()
+                .enable_roots_list_changed()
+                .build(),
+            Implementation::new("agentread-tests", "1"),
+        )
+    }
+
+    #[allow(deprecated)]
+    async fn list_roots(
+        &self,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ListRootsResult, ErrorData> {
+        let roots = self.roots.lock().unwrap().iter().map(Root::new).collect();
+        Ok(ListRootsResult::new(roots))
+    }
+}
+
+fn server_command(ws: &Workspace, args: &[&str]) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_agentread"));
+    cmd.arg("--mcp")
+        .args(args)
+        .current_dir(ws.path())
+        .env_remove("AGENTREAD_ROOT")
+        .env_remove("AGENTREAD_DENY")
+        .env_remove("NO_COLOR");
+    cmd
+}
+
+async fn plain_client(ws: &Workspace, args: &[&str]) -> RunningService<RoleClient, ()> {
+    let transport = TokioChildProcess::new(server_command(ws, args)).unwrap();
+    ().serve(transport).await.expect("initialize")
+}
+
+async fn roots_client(
+    ws: &Workspace,
+    args: &[&str],
+    client: RootsClient,
+) -> RunningService<RoleClient, RootsClient> {
+    let transport = TokioChildProcess::new(server_command(ws, args)).unwrap();
+    client.serve(transport).await.expect("initialize")
+}
+
+fn arguments(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        other => panic!("arguments must be an object: {other}"),
+    }
+}
+
+async fn call<S: rmcp::Service<RoleClient>>(
+    client: &RunningService<RoleClient, S>,
+    args: Value,
+) -> CallToolResult {
+    client
+        .call_tool(CallToolRequestParams::new("read").with_arguments(arguments(args)))
+        .await
+        .expect("tools/call answers")
+}
+
+fn text_of(result: &CallToolResult, i: usize) -> String {
+    match result.content[i].as_text() {
+        Some(text) => text.text.clone(),
+        None => panic!("content[{i}] is not text: {:?}", result.content[i]),
+    }
+}
+
+/// JSON with `time_ms` and the `(Took …)` line masked, which may differ between runs.
+fn masked(mut v: Value) -> Value {
+    v["stats"]["time_ms"] = json!(0);
+    if let Some(text) = v["text"].as_str() {
+        let text: Vec<&str> = text
+            .lines()
+            .filter(|l| !(l.starts_with("(Took ") && l.ends_with("ms)")))
+            .collect();
+        v["text"] = json!(text.join("\n"));
+    }
+    v
+}
+
+/// What the command line answers for the same call: text mode's stdout (or stderr
+/// without `agentread: `) and the `--call` JSON.
+fn command_line(ws: &Workspace, args: &Value, settings: &[&str]) -> (String, Value, bool) {
+    let call = args.to_string();
+    let text = ws
+        .cmd()
+        .args(["--call", &call, "--format", "text", "--color", "never"])
+        .args(settings)
+        .output()
+        .unwrap();
+    let failed = !text.status.success();
+    let text = match failed {
+        true => String::from_utf8(text.stderr)
+            .unwrap()
+            .strip_prefix("agentread: ")
+            .expect("errors start with agentread: ")
+            .to_string(),
+        false => String::from_utf8(text.stdout).unwrap(),
+    };
+    let json = ws
+        .cmd()
+        .args(["--call", &call])
+        .args(settings)
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&json.stdout).unwrap();
+    (text, json, failed)
+}
+
+fn workspace() -> Workspace {
+    let ws = Workspace::new();
+    let lines: String = (1..=700).map(|n| format!("line {n}\n")).collect();
+    ws.file("src/app.rs", lines);
+    ws.file("src/lib.rs", "pub fn a() {}\n");
+    ws.file("long.txt", format!("{}\nshort\n", "x".repeat(5000)));
+    ws.file("crlf.txt", "a\r\nb\r\n");
+    ws.file("latin1.txt", b"caf\xe9 cr\xe8me\n");
+    ws.file("bin.dat", b"\x00\x01\x02binary");
+    ws.file("empty.txt", "");
+    ws.file("ctrl.txt", "a\x1b[31mred\n");
+    ws.mkdir("docs");
+    ws
+}
+
+#[tokio::test]
+async fn initialize_names_the_server_and_lists_one_read_tool() {
+    let ws = workspace();
+    let client = plain_client(&ws, &[]).await;
+    let info = client.peer_info().expect("server info");
+    let server = info.server_info.clone().expect("serverInfo");
+    assert_eq!(server.name, "agentread");
+    let version = ws.run(&["-V"]);
+    assert_eq!(
+        format!("agentread {}\n", server.version),
+        String::from_utf8(version.stdout).unwrap()
+    );
+    assert!(info.capabilities.tools.is_some());
+
+    let tools = client.list_all_tools().await.unwrap();
+    assert_eq!(tools.len(), 1);
+    let tool = &tools[0];
+    assert_eq!(tool.name, "read");
+    let schema: Value = serde_json::from_slice(&ws.run(&["--tool-schema"]).stdout).unwrap();
+    assert_eq!(tool.description.as_deref(), schema["description"].as_str());
+    assert_eq!(
+        Value::Object((*tool.input_schema).clone()),
+        schema["parameters"]
+    );
+    let hints = tool.annotations.as_ref().expect("annotations");
+    assert_eq!(hints.read_only_hint, Some(true));
+    assert_eq!(hints.destructive_hint, Some(false));
+    assert_eq!(hints.idempotent_hint, Some(true));
+    assert_eq!(hints.open_world_hint, Some(false));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn every_call_answers_as_the_command_line_does() {
+    let ws = workspace();
+    let client = plain_client(&ws, &[]).await;
+    let hash = blake3::hash(b"pub fn a() {}\n").to_hex().to_string();
+    let cases = [
+        json!({"path": "src/app.rs"}),
+        json!({"path": "src/app.rs", "start_line": 650, "limit": 20}),
+        json!({"file_path": "src/app.rs", "offset": 3, "max_lines": 2}),
+        json!({"path": "src/app.rs", "tail": 3}),
+        json!({"path": "long.txt", "limit": 1}),
+        json!({"path": "long.txt", "start_char": 2001, "limit": 1}),
+        json!({"path": "crlf.txt"}),
+        json!({"path": "latin1.txt"}),
+        json!({"path": "ctrl.txt"}),
+        json!({"path": "empty.txt"}),
+        json!({"path": "docs"}),
+        json!({"path": "."}),
+        json!({"path": "src/app.rs:10-12"}),
+        json!({"path": "src/app.rs:10", "context": 2}),
+        json!({"path": "src/app.rs", "view_range": [5, 7]}),
+        json!({"path": "src/app.rs", "start_line": 698, "end_line": 700}),
+        json!({"path": "src/lib.rs", "hash": true}),
+        json!({"path": "src/lib.rs", "if_changed": hash}),
+        // Failures, bad arguments included: results the model can read, not protocol errors.
+        json!({"path": "src/ap.rs"}),
+        json!({"path": "bin.dat"}),
+        json!({"path": "../outside.txt"}),
+        json!({"path": "src/app.rs", "start_line": 900}),
+        json!({"path": "src/app.rs", "lines": 3}),
+        json!({"path": "src/app.rs", "limit": 0}),
+        json!({"path": "src/app.rs", "tail": 2, "start_line": 1}),
+        json!({"path": "src/app.rs", "limit": 5, "view_range": [1, 2]}),
+    ];
+    for args in cases {
+        let result = call(&client, args.clone()).await;
+        let (text, json, failed) = command_line(&ws, &args, &[]);
+        assert_eq!(result.is_error, Some(failed), "{args}");
+        assert_eq!(text_of(&result, 0), text, "{args}");
+        let structured = result
+            .structured_content
+            .clone()
+            .expect("structuredContent");
+        assert_eq!(masked(structured.clone()), masked(json), "{args}");
+        assert_eq!(failed, structured["status"] == "error", "{args}");
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn server_settings_shape_every_call() {
+    let ws = workspace();
+    let settings = [
+        "--numbers",
+        "tab",
+        "--max-line-chars",
+        "10",
+        "--max-bytes",
+        "60",
+    ];
+    let client = plain_client(&ws, &settings).await;
+    for args in [json!({"path": "src/app.rs"}), json!({"path": "long.txt"})] {
+        let result = call(&client, args.clone()).await;
+        let (text, json, _) = command_line(&ws, &args, &settings);
+        assert_eq!(text_of(&result, 0), text);
+        assert_eq!(masked(result.structured_content.unwrap()), masked(json));
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn standard_input_carries_the_protocol_and_is_never_a_path() {
+    let ws = workspace();
+    let client = plain_client(&ws, &[]).await;
+    let result = call(&client, json!({"path": "-"})).await;
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(
+        result.structured_content.unwrap()["error"]["code"],
+        "INVALID_PARAM"
+    );
+    // The server still serves.
+    let result = call(&client, json!({"path": "src/lib.rs"})).await;
+    assert_eq!(text_of(&result, 0), "   1 | pub fn a() {}\n");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_unknown_tool_is_an_error_naming_read() {
+    let ws = workspace();
+    let client = plain_client(&ws, &[]).await;
+    let err = client
+        .call_tool(CallToolRequestParams::new("write").with_arguments(Map::new()))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("'read'"), "{err}");
+    let result = call(&client, json!({"path": "src/lib.rs"})).await;
+    assert_eq!(result.is_error, Some(false));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_clients_roots_are_the_roots_and_are_asked_again_when_they_change() {
+    let ws = workspace();
+    let first = Workspace::new();
+    first.file("one.txt", "first root\n");
+    let second = Workspace::new();
+    second.file("two.txt", "second root\n");
+    let uri = |w: &Workspace| format!("file://{}", w.path().display());
+    let client = RootsClient::default();
+    *client.roots.lock().unwrap() = vec![
+        "file:///no/such/directory".to_string(),
+        uri(&first),
+        uri(&second),
+    ];
+    let service = roots_client(&ws, &[], client.clone()).await;
+
+    // A relative path against the first existing root.
+    let r = call(&service, json!({"path": "one.txt"})).await;
+    assert_eq!(text_of(&r, 0), "   1 | first root\n");
+    let r = call(&service, json!({"path": "two.txt"})).await;
+    assert_eq!(r.structured_content.unwrap()["error"]["code"], "NOT_FOUND");
+    // An absolute path against the root that holds it; printed relative to that root.
+    let abs = second.path().join("two.txt");
+    let r = call(&service, json!({"path": abs.to_str().unwrap()})).await;
+    assert_eq!(text_of(&r, 0), "   1 | second root\n");
+    let v = r.structured_content.clone().unwrap();
+    assert_eq!(v["data"]["path"], "two.txt");
+    assert_eq!(v["context"]["path_resolved"], "two.txt");
+    // The sandbox holds per root: leaving the root is refused.
+    let r = call(&service, json!({"path": "../x"})).await;
+    assert_eq!(
+        r.structured_content.unwrap()["error"]["code"],
+        "ACCESS_DENIED"
+    );
+    // The workspace (the current directory) is not a root.
+    let r = call(&service, json!({"path": "src/lib.rs"})).await;
+    assert_eq!(r.structured_content.unwrap()["error"]["code"], "NOT_FOUND");
+
+    // The roots change at run time.
+    *client.roots.lock().unwrap() = vec![uri(&second)];
+    service.notify_roots_list_changed().await.unwrap();
+    let mut answered = false;
+    for _ in 0..50 {
+        let r = call(&service, json!({"path": "two.txt"})).await;
+        if r.is_error == Some(false) {
+            assert_eq!(text_of(&r, 0), "   1 | second root\n");
+            answered = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(answered, "the new roots were not used");
+    service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_fixed_root_wins_over_the_clients_roots() {
+    let ws = workspace();
+    let other = Workspace::new();
+    other.file("one.txt", "other\n");
+    let client = RootsClient::default();
+    *client.roots.lock().unwrap() = vec![format!("file://{}", other.path().display())];
+    let service = roots_client(&ws, &["--root", "src"], client).await;
+    let r = call(&service, json!({"path": "lib.rs"})).await;
+    assert_eq!(text_of(&r, 0), "   1 | pub fn a() {}\n");
+    let r = call(&service, json!({"path": "one.txt"})).await;
+    assert_eq!(r.structured_content.unwrap()["error"]["code"], "NOT_FOUND");
+    service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn without_roots_the_current_directory_is_the_root() {
+    let ws = workspace();
+    let client = plain_client(&ws, &[]).await;
+    let r = call(&client, json!({"path": "src/lib.rs"})).await;
+    assert_eq!(r.structured_content.unwrap()["context"]["cwd"], ".");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_deny_policy_applies_to_every_call() {
+    let ws = workspace();
+    ws.file(".env", "TOKEN=secret\n");
+    ws.file("keys/server.pem", "-----BEGIN-----\n");
+    std::os::unix::fs::symlink(".env", ws.path().join("env-link")).unwrap();
+    let client = plain_client(&ws, &["--deny-secrets", "--deny", "src/app.rs"]).await;
+    for (path, pattern) in [
+        (".env", ".env"),
+        ("env-link", ".env"),
+        ("keys/server.pem", "*.pem"),
+        ("src/app.rs", "src/app.rs"),
+    ] {
+        let r = call(&client, json!({"path": path, "hash": true})).await;
+        assert_eq!(r.is_error, Some(true), "{path}");
+        let v = r.structured_content.clone().unwrap();
+        assert_eq!(v["error"]["code"], "ACCESS_DENIED");
+        assert_eq!(
+            v["error"]["detail"],
+            json!({"reason": "denied", "pattern": pattern})
+        );
+        assert!(!v.to_string().contains("secret"));
+        assert!(!text_of(&r, 0).contains("secret"));
+    }
+    client.cancel().await.unwrap();
+}
+
+/// A PNG, JPEG, GIF and WebP of known dimensions, built by hand.
+fn images(ws: &Workspace) -> Vec<(&'static str, &'static str, &'static str, u64, u64)> {
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    png.extend(640u32.to_be_bytes());
+    png.extend(480u32.to_be_bytes());
+    png.extend(b"\x08\x06\0\0\0\0\0\0\0\0\0\0\0IEND\xaeB`\x82");
+    ws.file("pics/logo.png", &png);
+    let mut jpeg = b"\xFF\xD8\xFF\xE0\0\x10JFIF\0\x01\x01\0\0\x01\0\x01\0\0".to_vec();
+    jpeg.extend(b"\xFF\xC0\0\x11\x08");
+    jpeg.extend(200u16.to_be_bytes()); // height
+    jpeg.extend(300u16.to_be_bytes()); // width
+    jpeg.extend(b"\x03\x01\x22\0\x02\x11\x01\x03\x11\x01\xFF\xD9");
+    ws.file("pics/photo.jpg", &jpeg);
+    let mut gif = b"GIF89a".to_vec();
+    gif.extend(16u16.to_le_bytes());
+    gif.extend(8u16.to_le_bytes());
+    gif.extend(b"\0\0\0;");
+    // A name that does not say it: the first bytes decide.
+    ws.file("pics/anim.data", &gif);
+    let mut webp = b"RIFF\x1a\0\0\0WEBPVP8L\x0d\0\0\0\x2f".to_vec();
+    // VP8L: 14-bit width-1 and height-1.
+    let (w, h) = (99u32, 77u32);
+    let bits = (w - 1) | ((h - 1) << 14);
+    webp.extend(bits.to_le_bytes());
+    webp.extend([0u8; 8]);
+    ws.file("pics/cat.webp", &webp);
+    vec![
+        ("pics/logo.png", "PNG", "image/png", 640, 480),
+        ("pics/photo.jpg", "JPEG", "image/jpeg", 300, 200),
+        ("pics/anim.data", "GIF", "image/gif", 16, 8),
+        ("pics/cat.webp", "WebP", "image/webp", 99, 77),
+    ]
+}
+
+#[tokio::test]
+async fn images_are_answered_as_image_blocks_with_their_dimensions() {
+    let ws = workspace();
+    let cases = images(&ws);
+    let client = plain_client(&ws, &[]).await;
+    for (path, kind, mime, width, height) in cases {
+        let bytes = std::fs::read(ws.path().join(path)).unwrap();
+        let r = call(&client, json!({"path": path})).await;
+        assert_eq!(r.is_error, Some(false), "{path}");
+        assert_eq!(
+            text_of(&r, 0),
+            format!(
+                "Image '{path}': {kind}, {width}x{height}, {} bytes.",
+                bytes.len()
+            )
+        );
+        let Some(image) = r.content[1].as_image() else {
+            panic!("content[1] of {path} is not an image");
+        };
+        assert_eq!(image.mime_type, mime);
+        use base64::Engine as _;
+        let decoded = base64::engine::general_purpose::STANDARD
+            .decode(&image.data)
+            .unwrap();
+        assert_eq!(decoded, bytes);
+        let v = r.structured_content.unwrap();
+        assert_eq!(v["status"], "success");
+        assert_eq!(
+            v["data"],
+            json!({"type": "image", "path": path, "mime_type": mime, "width": width, "height": height})
+        );
+        assert_eq!(v["stats"]["file_size_bytes"], bytes.len() as u64);
+        assert!(v["stats"]["file_mtime_ms"].is_i64());
+        assert_eq!(v["context"]["path_resolved"], path);
+        // Outside --mcp an image stays binary.
+        let out = ws.run(&[path]);
+        assert_eq!(common::code(&out), 7, "{path}");
+    }
+    // Over 5 MiB: SIZE_LIMIT_EXCEEDED.
+    let mut big = std::fs::read(ws.path().join("pics/logo.png")).unwrap();
+    big.resize(5 * 1024 * 1024 + 1, 0);
+    ws.file("pics/huge.png", &big);
+    let r = call(&client, json!({"path": "pics/huge.png"})).await;
+    assert_eq!(r.is_error, Some(true));
+    assert_eq!(
+        r.structured_content.unwrap()["error"]["code"],
+        "SIZE_LIMIT_EXCEEDED"
+    );
+    client.cancel().await.unwrap();
+}
+
+#[test]
+fn mcp_refuses_per_call_options_before_serving() {
+    let ws = workspace();
+    for args in [
+        vec!["--mcp", "src/lib.rs"],
+        vec!["--mcp", "--call", "{}"],
+        vec!["--mcp", "--tool-schema"],
+        vec!["--mcp", "--format", "json"],
+        vec!["--mcp", "--limit", "3"],
+        vec!["--mcp", "--start-line", "3"],
+        vec!["--mcp", "--tail", "3"],
+        vec!["--mcp", "--start-char", "3"],
+        vec!["--mcp", "--hash"],
+        vec!["--mcp", "-C", "3"],
+    ] {
+        let out = ws.cmd().args(&args).write_stdin("").output().unwrap();
+        assert_eq!(common::code(&out), 2, "{args:?}");
+        assert!(
+            common::stderr(&out).contains("INVALID_PARAM")
+                || common::stdout(&out).contains("INVALID_PARAM"),
+            "{args:?}"
+        );
+    }
+}
+
+/// The server as a child with its pipes, for JSON-RPC written by hand.
+struct Raw {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Raw {
+    fn start(bin: &std::path::Path, ws: &Workspace, args: &[&str]) -> Raw {
+        let mut child = Command::new(bin)
+            .arg("--mcp")
+            .args(args)
+            .current_dir(ws.path())
+            .env_remove("AGENTREAD_ROOT")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut raw = Raw {
+            child,
+            stdin,
+            stdout,
+        };
+        raw.send(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#);
+        let init = raw.receive();
+        assert_eq!(init["result"]["serverInfo"]["name"], "agentread");
+        raw.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        raw
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next line of stdout, which must be a JSON-RPC message.
+    fn receive(&mut self) -> Value {
+        let mut line = String::new();
+        assert!(
+            self.stdout.read_line(&mut line).unwrap() > 0,
+            "stdout closed"
+        );
+        let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"));
+        assert_eq!(v["jsonrpc"], "2.0", "{line}");
+        v
+    }
+
+    fn read_call(&mut self, id: u64, args: Value) {
+        let request = json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":"read","arguments":args}});
+        self.send(&request.to_string());
+    }
+
+    /// Closes stdin; the server must then exit 0.
+    fn finish(mut self) {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        assert_eq!(status.code(), Some(0));
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut self.stdout, &mut rest).unwrap();
+        assert!(
+            rest.trim().is_empty(),
+            "stdout after the last answer: {rest:?}"
+        );
+    }
+}
+
+#[test]
+fn malformed_lines_and_unknown_methods_do_not_stop_the_server() {
+    let ws = workspace();
+    let mut raw = Raw::start(
+        std::path::Path::new(env!("CARGO_BIN_EXE_agentread")),
+        &ws,
+        &[],
+    );
+    raw.send("this is not JSON");
+    raw.send("{\"jsonrpc\":\"2.0\",\"id\":");
+    raw.send("");
+    raw.send(r#"{"jsonrpc":"2.0","id":1,"method":"no/such/method"}"#);
+    let v = raw.receive();
+    // A parse error may be answered (-32700) or skipped; the next answer is for id 1.
+    let v = if v["error"]["code"] == -32700 {
+        raw.receive()
+    } else {
+        v
+    };
+    assert_eq!(v["id"], 1);
+    assert_eq!(v["error"]["code"], -32601);
+    raw.read_call(2, json!({"path": "ctrl.txt"}));
+    let v = raw.receive();
+    assert_eq!(v["id"], 2);
+    assert_eq!(v["result"]["content"][0]["text"], "   1 | a\u{1b}[31mred\n");
+    raw.send(
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"nope","arguments":{}}}"#,
+    );
+    let v = raw.receive();
+    assert_eq!(v["id"], 3);
+    assert!(v["error"]["message"].as_str().unwrap().contains("'read'"));
+    raw.finish();
+}
+
+#[test]
+fn stdout_carries_only_protocol_messages_whatever_the_files_hold() {
+    let ws = workspace();
+    ws.file(
+        "evil.txt",
+        "\n}{\"jsonrpc\":\"2.0\"}\n\u{1b}]0;x\u{7}\r\n\0",
+    );
+    let mut raw = Raw::start(
+        std::path::Path::new(env!("CARGO_BIN_EXE_agentread")),
+        &ws,
+        &[],
+    );
+    for (id, path) in ["evil.txt", "bin.dat", "nope", "docs", "latin1.txt"]
+        .iter()
+        .enumerate()
+    {
+        raw.read_call(id as u64 + 10, json!({"path": path}));
+    }
+    let mut ids: Vec<u64> = (0..5)
+        .map(|_| raw.receive()["id"].as_u64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, vec![10, 11, 12, 13, 14]);
+    raw.finish();
+}
+
+/// A 1 GiB text file: numbered lines, a long run of spaces (sparse, so it is made at
+/// once), and numbered lines at the end.
+fn one_gib(ws: &Workspace) -> u64 {
+    let path = ws.path().join("big.log");
+    let mut file = std::fs::File::create(&path).unwrap();
+    let head: String = (1..=1000).map(|n| format!("line {n}\n")).collect();
+    file.write_all(head.as_bytes()).unwrap();
+    file.set_len(1 << 30).unwrap();
+    use std::io::Seek;
+    file.seek(std::io::SeekFrom::End(0)).unwrap();
+    file.write_all(b"\nend 1\nend 2\n").unwrap();
+    1003
+}
+
+fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+        .unwrap()
+}
+
+#[test]
+fn a_small_read_is_not_queued_behind_large_ones_and_memory_stays_bounded() {
+    let ws = workspace();
+    let last = one_gib(&ws);
+    let bin = common::release_binary();
+    let mut raw = Raw::start(bin, &ws, &[]);
+    for id in 100..108 {
+        raw.read_call(id, json!({"path": "big.log", "start_line": last - 1}));
+    }
+    raw.read_call(1, json!({"path": "src/lib.rs"}));
+    let first = raw.receive();
+    assert_eq!(
+        first["id"], 1,
+        "the small read was answered after a large one"
+    );
+    let mut big = Vec::new();
+    for _ in 0..8 {
+        let v = raw.receive();
+        assert_eq!(v["result"]["isError"], false, "{v}");
+        assert_eq!(
+            v["result"]["structuredContent"]["stats"]["total_lines"],
+            last
+        );
+        big.push(v["id"].as_u64().unwrap());
+    }
+    big.sort_unstable();
+    assert_eq!(big, (100..108).collect::<Vec<_>>());
+    let peak = peak_rss_kib(raw.child.id());
+    assert!(
+        peak < 32 * 1024,
+        "peak RSS {peak} KiB with eight 1 GiB reads"
+    );
+    raw.finish();
+}
