@@ -24,7 +24,7 @@ _agentread() {
     case "${cmd}" in
         agentread)
             opts="-s -n -f -C -h -V --start-line --limit --format --numbers --root --max-line-chars --max-bytes --max-file-size --encoding --color --no-hint --call --tool-schema --tail --start-char --hash --if-changed --context --deny --deny-secrets --mcp --help --version"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
+            if [[ ${cur} == -* ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -32,28 +32,28 @@ _agentread() {
                 --start-line)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
+                        compopt -o nospace +o default +o bashdefault
                     fi
                     return 0
                     ;;
                 -s)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
+                        compopt -o nospace +o default +o bashdefault
                     fi
                     return 0
                     ;;
                 --limit)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
+                        compopt -o nospace +o default +o bashdefault
                     fi
                     return 0
                     ;;
                 -n)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
+                        compopt -o nospace +o default +o bashdefault
                     fi
                     return 0
                     ;;
@@ -79,28 +79,28 @@ _agentread() {
                 --max-line-chars)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
+                        compopt -o nospace +o default +o bashdefault
                     fi
                     return 0
                     ;;
                 --max-bytes)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
+                        compopt -o nospace +o default +o bashdefault
                     fi
                     return 0
                     ;;
                 --max-file-size)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
+                        compopt -o nospace +o default +o bashdefault
                     fi
                     return 0
                     ;;
                 --encoding)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
+                        compopt -o nospace +o default +o bashdefault
                     fi
                     return 0
                     ;;
@@ -111,7 +111,7 @@ _agentread() {
                 --call)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
+                        compopt -o nospace +o default +o bashdefault
                     fi
                     return 0
                     ;;
@@ -122,42 +122,42 @@ _agentread() {
                 --tail)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
+                        compopt -o nospace +o default +o bashdefault
                     fi
                     return 0
                     ;;
                 --start-char)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
+                        compopt -o nospace +o default +o bashdefault
                     fi
                     return 0
                     ;;
                 --if-changed)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
+                        compopt -o nospace +o default +o bashdefault
                     fi
                     return 0
                     ;;
                 --context)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
+                        compopt -o nospace +o default +o bashdefault
                     fi
                     return 0
                     ;;
                 -C)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
+                        compopt -o nospace +o default +o bashdefault
                     fi
                     return 0
                     ;;
                 --deny)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
+                        compopt -o nospace +o default +o bashdefault
                     fi
                     return 0
                     ;;
@@ -165,7 +165,7 @@ _agentread() {
                     COMPREPLY=()
                     ;;
             esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            COMPREPLY=()
             return 0
             ;;
     esac

@@ -22,6 +22,9 @@ fn generated() -> Vec<(PathBuf, Vec<u8>)> {
         let mut command = Cli::command();
         let mut bytes = Vec::new();
         clap_complete::generate(shell, &mut command, "agentread", &mut bytes);
+        if shell == Shell::Bash {
+            bytes = bash_for_files(&String::from_utf8(bytes).unwrap()).into_bytes();
+        }
         files.push((
             root.join("completions").join(shell.file_name("agentread")),
             bytes,
@@ -29,6 +32,29 @@ fn generated() -> Vec<(PathBuf, Vec<u8>)> {
     }
     files.push((root.join("man/agentread.1"), man_page()));
     files
+}
+
+/// clap_complete's bash script offers the options for an empty word and for the first
+/// word of a command without subcommands; agentread's words are mostly files. Options
+/// are offered for a word that starts with `-`; any other word falls through to bash's
+/// file completion (`-o default`), and an option's free-text value (a number, a glob,
+/// JSON) completes to nothing rather than to file names.
+fn bash_for_files(script: &str) -> String {
+    let fixed = script
+        .replace(
+            "if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then",
+            "if [[ ${cur} == -* ]] ; then",
+        )
+        .replace(
+            "                compopt -o nospace\n",
+            "                compopt -o nospace +o default +o bashdefault\n",
+        )
+        .replace(
+            "            esac\n            COMPREPLY=( $(compgen -W \"${opts}\" -- \"${cur}\") )\n",
+            "            esac\n            COMPREPLY=()\n",
+        );
+    assert_ne!(fixed, script, "clap_complete's bash script changed shape");
+    fixed
 }
 
 /// clap_mangen's sections, with the examples kept as written (roff no-fill) and the exit
@@ -90,4 +116,98 @@ fn completions_offer_every_long_option() {
             "--{option} missing from bash completions"
         );
     }
+}
+
+/// Runs the committed bash completion for the words typed (the last one is being
+/// completed) and returns what it offers.
+fn bash_completes(words: &[&str], dir: &Path) -> Vec<String> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/agentread.bash");
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let cword = words.len() - 1;
+    let program = format!(
+        "source '{}'\nCOMP_WORDS=({})\nCOMP_CWORD={cword}\n_agentread agentread '{}' '{}' 2>/dev/null\nprintf '%s\\n' \"${{COMPREPLY[@]}}\"\n",
+        script.display(),
+        quoted.join(" "),
+        words[cword],
+        words[cword - 1],
+    );
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(program)
+        .current_dir(dir)
+        .output()
+        .expect("bash runs");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn bash_completes_options_only_for_a_dash_and_leaves_the_rest_to_files() {
+    let dir = tempfile::tempdir().unwrap();
+    // An empty first word: no options, so bash falls back to file names.
+    assert_eq!(
+        bash_completes(&["agentread", ""], dir.path()),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        bash_completes(&["agentread", "src"], dir.path()),
+        Vec::<String>::new()
+    );
+    let dashed = bash_completes(&["agentread", "--li"], dir.path());
+    assert_eq!(dashed, vec!["--limit"]);
+    // A numeric value: nothing to complete, and no file names (default is switched off).
+    for option in [
+        "--limit",
+        "--start-line",
+        "--tail",
+        "-C",
+        "--max-bytes",
+        "--deny",
+    ] {
+        let offered = bash_completes(&["agentread", option, ""], dir.path());
+        assert_eq!(offered, Vec::<String>::new(), "{option}");
+    }
+    let script = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/agentread.bash"),
+    )
+    .unwrap();
+    let limit = script.split("--limit)").nth(1).unwrap();
+    let branch = limit.split(";;").next().unwrap();
+    assert!(branch.contains("+o default"), "{branch}");
+}
+
+#[test]
+fn zsh_and_fish_complete_no_file_names_for_numbers() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let zsh = std::fs::read_to_string(root.join("completions/_agentread")).unwrap();
+    let fish = std::fs::read_to_string(root.join("completions/agentread.fish")).unwrap();
+    for option in [
+        "start-line",
+        "limit",
+        "tail",
+        "start-char",
+        "context",
+        "max-bytes",
+    ] {
+        let line = zsh
+            .lines()
+            .find(|l| l.starts_with(&format!("'--{option}=")))
+            .unwrap();
+        let value = [":N:'", ":C:'", ":K:'"];
+        assert!(
+            value.iter().any(|v| line.contains(v)) && !line.contains("_default"),
+            "{line}"
+        );
+        let line = fish
+            .lines()
+            .find(|l| l.contains(&format!("-l {option} ")))
+            .unwrap();
+        assert!(line.ends_with(" -r -f"), "{line}");
+    }
+    // PATH completes files and directories.
+    assert!(zsh.contains("_files"), "zsh PATH completion");
 }

@@ -114,3 +114,104 @@ fn colour_is_never_written_off_a_terminal_or_in_json_and_xml() {
         assert!(!seen.contains('\x1b'), "{format}: {seen}");
     }
 }
+
+/// A pseudo-terminal pair: the master side and a file for the slave side.
+fn pty() -> (File, File) {
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
+    grantpt(&master).unwrap();
+    unlockpt(&master).unwrap();
+    let name = ptsname(&master, Vec::new()).unwrap();
+    let slave = File::options()
+        .read(true)
+        .write(true)
+        .open(name.to_str().unwrap())
+        .unwrap();
+    (File::from(master), slave)
+}
+
+#[test]
+fn one_ctrl_d_ends_standard_input_at_a_terminal() {
+    use std::io::Write;
+    let ws = Workspace::new();
+    let (mut master, slave) = pty();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("agentread"))
+        .current_dir(ws.path())
+        .args(["-", "--no-hint"])
+        .env_remove("AGENTREAD_ROOT")
+        .stdin(Stdio::from(slave))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // A line, then one end-of-file (VEOF, Ctrl-D, at the start of a line).
+    master.write_all(b"typed line\n").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    master.write_all(b"\x04").unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("agentread still waits for input after one Ctrl-D");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(status.success());
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert_eq!(out, "   1 | typed line\n");
+}
+
+/// Runs agentread with its stderr on a pseudo-terminal; returns what the terminal got.
+fn stderr_on_terminal(ws: &Workspace, args: &[&str]) -> String {
+    let (mut master, slave) = pty();
+    let mut modes = tcgetattr(&slave).unwrap();
+    modes.output_modes.remove(OutputModes::OPOST);
+    tcsetattr(&slave, OptionalActions::Now, &modes).unwrap();
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("agentread"));
+    cmd.current_dir(ws.path())
+        .args(args)
+        .env_remove("AGENTREAD_ROOT")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(slave));
+    let mut child = cmd.spawn().unwrap();
+    drop(cmd);
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    while let Ok(n) = master.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        seen.extend_from_slice(&buf[..n]);
+    }
+    child.wait().unwrap();
+    String::from_utf8(seen).unwrap()
+}
+
+#[test]
+fn access_denied_tells_a_person_how_to_set_the_root() {
+    let ws = Workspace::new();
+    let seen = stderr_on_terminal(&ws, &["/etc/passwd"]);
+    let lines: Vec<&str> = seen.lines().collect();
+    assert_eq!(lines.len(), 2, "{seen}");
+    assert!(lines[0].starts_with("agentread: ACCESS_DENIED: "), "{seen}");
+    assert!(
+        lines[1].contains("--root DIR") && lines[1].contains("AGENTREAD_ROOT"),
+        "{seen}"
+    );
+    // An agent (stderr not a terminal) gets the one line only.
+    let out = ws.run(&["/etc/passwd"]);
+    assert_eq!(common::stderr(&out).lines().count(), 1);
+    // A deny glob is not about the root: no such line.
+    ws.file(".env", "x\n");
+    let seen = stderr_on_terminal(&ws, &[".env", "--deny-secrets"]);
+    assert_eq!(seen.lines().count(), 1, "{seen}");
+}
