@@ -30,9 +30,11 @@ use crate::{answer, schema};
 
 /// Serves until standard input closes; the first failure is one of starting up.
 pub fn serve(settings: Settings, fixed: Option<Root>) -> Option<ErrorCode> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        // Reads run on blocking threads; each holds at most a few hundred KiB.
+    // One thread serves the protocol, which only moves small messages; reads run on
+    // blocking threads (each holds at most a few hundred KiB), so they never wait for
+    // one another. (The multi-thread scheduler would also link libm into every start
+    // of the command line, for its statistics.)
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .max_blocking_threads(32)
         .enable_all()
         .build();
