@@ -4,12 +4,12 @@
 
 mod answer;
 pub mod cli;
-mod deny;
+pub mod deny;
 mod dir;
 mod error;
 mod image;
 mod mcp;
-mod names;
+pub mod names;
 mod outcome;
 pub mod read;
 mod render;

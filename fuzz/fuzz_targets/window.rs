@@ -3,54 +3,13 @@
 //! a file with parallel tallies in tiny chunks and a tiny read buffer.
 #![no_main]
 
-use std::io::{self, Read};
-
 use agentread::read::metered::tail_offset;
 use agentread::read::numbers::NumberStyle;
+use agentread::read::reference::{Trickle, naive_lines};
 use agentread::read::source::{Input, LineSource};
 use agentread::read::tally::Parallel;
 use agentread::read::window::{Start, Window, WindowError, WindowSpec, read_window, tail_from, window_from};
 use libfuzzer_sys::fuzz_target;
-
-/// Delivers the input in reads of varying sizes, to cross every buffer boundary.
-struct Trickle<'a> {
-    data: &'a [u8],
-    sizes: &'a [u8],
-    turn: usize,
-}
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let size = match self.sizes.len() {
-            0 => buf.len(),
-            n => self.sizes[self.turn % n] as usize + 1,
-        };
-        self.turn += 1;
-        let n = size.min(buf.len()).min(self.data.len());
-        buf[..n].copy_from_slice(&self.data[..n]);
-        self.data = &self.data[n..];
-        Ok(n)
-    }
-}
-
-fn naive_lines(data: &[u8]) -> Vec<&[u8]> {
-    let mut lines = Vec::new();
-    let mut rest = data;
-    while !rest.is_empty() {
-        match rest.iter().position(|&b| b == b'\n') {
-            Some(at) => {
-                let line = &rest[..at];
-                lines.push(line.strip_suffix(b"\r").unwrap_or(line));
-                rest = &rest[at + 1..];
-            }
-            None => {
-                lines.push(rest);
-                break;
-            }
-        }
-    }
-    lines
-}
 
 fn render(number: u64, line: &[u8], skip: u64, keep: u64, numbers: NumberStyle) -> String {
     let mut out = Vec::new();
@@ -151,7 +110,7 @@ fuzz_target!(|input: &[u8]| {
         numbers,
     };
     let got = match options[0] / 4 % 2 {
-        0 => read_window(Input::Stream(Trickle { data, sizes, turn: 0 }), &spec),
+        0 => read_window(Input::Stream(Trickle::new(data, sizes.iter().map(|&s| s as usize + 1).collect())), &spec),
         _ => read_as_file(data, &spec, options[1] as u64 / 4 % 16 + 1, options[5] as usize / 40 % 16 + 1),
     };
     match (got, naive(data, &spec)) {

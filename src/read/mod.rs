@@ -18,6 +18,8 @@ pub mod endings;
 pub mod line;
 pub mod metered;
 pub mod numbers;
+#[cfg(any(test, feature = "reference"))]
+pub mod reference;
 pub mod source;
 pub mod tally;
 pub mod transcode;

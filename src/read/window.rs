@@ -350,29 +350,8 @@ pub fn write_cut_marker(out: &mut Vec<u8>, dropped: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::reference::{Trickle, naive_lines};
     use proptest::prelude::*;
-
-    /// Delivers its bytes in reads of the given sizes, to test every buffer boundary.
-    struct Trickle<'a> {
-        data: &'a [u8],
-        sizes: Vec<usize>,
-        turn: usize,
-    }
-
-    impl Read for Trickle<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let size = if self.sizes.is_empty() {
-                buf.len()
-            } else {
-                self.sizes[self.turn % self.sizes.len()].max(1)
-            };
-            self.turn += 1;
-            let n = size.min(buf.len()).min(self.data.len());
-            buf[..n].copy_from_slice(&self.data[..n]);
-            self.data = &self.data[n..];
-            Ok(n)
-        }
-    }
 
     fn spec(start: u64, limit: u64) -> WindowSpec {
         WindowSpec {
@@ -537,26 +516,6 @@ mod tests {
         );
     }
 
-    /// The reference: split the whole input into lines the simple way.
-    fn naive_lines(data: &[u8]) -> Vec<Vec<u8>> {
-        let mut lines = Vec::new();
-        let mut rest = data;
-        while !rest.is_empty() {
-            match rest.iter().position(|&b| b == b'\n') {
-                Some(at) => {
-                    let line = &rest[..at];
-                    lines.push(line.strip_suffix(b"\r").unwrap_or(line).to_vec());
-                    rest = &rest[at + 1..];
-                }
-                None => {
-                    lines.push(rest.to_vec());
-                    break;
-                }
-            }
-        }
-        lines
-    }
-
     fn naive_window(data: &[u8], start: u64, limit: u64, max_chars: u64) -> (String, u64) {
         let lines = naive_lines(data);
         let mut out = String::new();
@@ -678,7 +637,7 @@ mod tests {
         ) {
             let mut s = spec(start, limit);
             s.max_line_chars = max_chars;
-            let input = Trickle { data: &data, sizes, turn: 0 };
+            let input = Trickle::new(&data, sizes);
             let (want, total) = naive_window(&data, start, limit, max_chars);
             match read_window(Input::Stream(input), &s) {
                 Ok(w) => {
@@ -749,7 +708,7 @@ mod tests {
             let (want, _) = naive_window(&data, start, n, 2000);
             let mut s = spec(1, n);
             s.start = Start::Tail(n);
-            let w = read_window(Input::Stream(Trickle { data: &data, sizes, turn: 0 }), &s).unwrap();
+            let w = read_window(Input::Stream(Trickle::new(&data, sizes)), &s).unwrap();
             prop_assert_eq!(text(&w), want);
             prop_assert_eq!((w.total_lines, w.start_line), (total, start.max(1)));
         }
