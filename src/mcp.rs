@@ -26,7 +26,7 @@ use crate::outcome::{Answer, Success};
 use crate::render::{self, Context, Printer};
 use crate::request::{Request, Settings};
 use crate::sandbox::Root;
-use crate::{answer, schema};
+use crate::{answer, names, schema};
 
 /// Serves until standard input closes; the first failure is one of starting up.
 pub fn serve(settings: Settings, fixed: Option<Root>) -> Option<ErrorCode> {
@@ -44,12 +44,12 @@ pub fn serve(settings: Settings, fixed: Option<Root>) -> Option<ErrorCode> {
     };
     let server = Server {
         settings: Arc::new(settings),
-        fixed: fixed.map(Arc::new),
+        fixed: fixed.map(Served::new),
         roots: Mutex::new(None),
     };
     let served = runtime.block_on(async {
         let service = server
-            .serve(rmcp::transport::stdio())
+            .serve(rmcp::transport::stdio_pipes())
             .await
             .map_err(|e| e.to_string())?;
         service.waiting().await.map_err(|e| e.to_string())
@@ -72,9 +72,28 @@ fn startup_failed(reason: &str) -> Option<ErrorCode> {
 struct Server {
     settings: Arc<Settings>,
     /// `--root` or `AGENTREAD_ROOT`: the only root, and the client is not asked.
-    fixed: Option<Arc<Root>>,
+    fixed: Option<Arc<Served>>,
     /// The client's roots as last asked, or None when they must be asked (again).
-    roots: Mutex<Option<Vec<Arc<Root>>>>,
+    roots: Mutex<Option<Vec<Arc<Served>>>>,
+}
+
+/// A root calls are answered in, with `context.cwd` for it: the server never changes
+/// its directory, so that is found once, not at every call.
+struct Served {
+    root: Arc<Root>,
+    cwd: Option<String>,
+}
+
+impl Served {
+    fn new(root: Root) -> Arc<Served> {
+        let cwd = std::env::current_dir()
+            .ok()
+            .and_then(|dir| root.relative(&dir));
+        Arc::new(Served {
+            root: Arc::new(root),
+            cwd,
+        })
+    }
 }
 
 impl Server {
@@ -83,7 +102,7 @@ impl Server {
     // Roots are deprecated by a newer protocol revision (SEP-2577), but SPEC §12 and
     // today's hosts use them.
     #[allow(deprecated)]
-    async fn roots(&self, peer: &rmcp::Peer<RoleServer>) -> Result<Vec<Arc<Root>>, Error> {
+    async fn roots(&self, peer: &rmcp::Peer<RoleServer>) -> Result<Vec<Arc<Served>>, Error> {
         if let Some(root) = &self.fixed {
             return Ok(vec![root.clone()]);
         }
@@ -100,12 +119,12 @@ impl Server {
                 if let Some(dir) = file_uri_path(&root.uri)
                     && let Ok(root) = Root::open(Path::new(OsStr::from_bytes(&dir)), "root")
                 {
-                    found.push(Arc::new(root));
+                    found.push(Served::new(root));
                 }
             }
         }
         if found.is_empty() {
-            found.push(Arc::new(Root::open(
+            found.push(Served::new(Root::open(
                 Path::new("."),
                 "The current directory",
             )?));
@@ -193,7 +212,7 @@ fn read_tool() -> Tool {
 fn read(
     arguments: &JsonObject,
     settings: Arc<Settings>,
-    roots: &[Arc<Root>],
+    roots: &[Arc<Served>],
     started: Instant,
 ) -> CallToolResult {
     let path = ["path", "file_path", "filePath"]
@@ -202,11 +221,11 @@ fn read(
     let root = match path {
         Some(p) if p.starts_with('/') => roots
             .iter()
-            .find(|r| r.holds(p.as_bytes()))
+            .find(|r| r.root.holds(p.as_bytes()))
             .unwrap_or(&roots[0]),
         _ => &roots[0],
     };
-    let request = match Request::from_tool_call(arguments, settings.clone(), root.clone()) {
+    let request = match Request::from_tool_call(arguments, settings.clone(), root.root.clone()) {
         Ok(request) => request,
         Err(error) => {
             let answer = refused(arguments, error, started);
@@ -237,8 +256,8 @@ fn refused(arguments: &JsonObject, error: Error, started: Instant) -> Answer {
 }
 
 /// The tool result: the text mode's words, the JSON envelope, and for an image its bytes.
-fn result(answer: &Answer, settings: &Settings, root: Option<&Arc<Root>>) -> CallToolResult {
-    let cwd = root.and_then(|r| r.relative(&std::env::current_dir().ok()?));
+fn result(answer: &Answer, settings: &Settings, root: Option<&Arc<Served>>) -> CallToolResult {
+    let cwd = root.and_then(|r| r.cwd.clone());
     let context = |format| Context {
         format,
         spec: crate::read::WindowSpec {
@@ -259,7 +278,7 @@ fn result(answer: &Answer, settings: &Settings, root: Option<&Arc<Root>>) -> Cal
         Err(error) => {
             let mut text = Vec::new();
             let _ = render::text::write_error_body(&mut text, error);
-            content.push(ContentBlock::text(String::from_utf8_lossy(&text)));
+            content.push(ContentBlock::text(names::utf8(&text)));
         }
         Ok(Success::Image(image, facts)) => {
             content.push(ContentBlock::text(render::json::image_summary(
@@ -272,7 +291,7 @@ fn result(answer: &Answer, settings: &Settings, root: Option<&Arc<Root>>) -> Cal
             let (mut out, mut err) = (Vec::new(), Vec::new());
             let text_context = context(Format::Text);
             let _ = Printer::new(&text_context).print(&mut out, &mut err, answer);
-            content.push(ContentBlock::text(String::from_utf8_lossy(&out)));
+            content.push(ContentBlock::text(names::utf8(&out)));
         }
     }
     let mut result = match answer.result.is_err() {

@@ -25,6 +25,15 @@ pub fn visible(text: &str, keep_tabs: bool) -> String {
         .collect()
 }
 
+/// Bytes as text, borrowed when they are UTF-8 (checked with SIMD: rendered windows
+/// are UTF-8 by construction), else with U+FFFD for what is not.
+pub fn utf8(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match simdutf8::basic::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
 /// A name's bytes as text: valid UTF-8 as it is, every other byte as `\xHH`.
 pub fn text_of(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());

@@ -301,7 +301,15 @@ fn with_no_path_the_usage_names_standard_input_and_matches_help() {
 fn the_rg_cut_xargs_pipeline_of_the_readme_works() {
     // The README's example, run as written (rg is stood in for by grep -rn when it is
     // not installed: both print path:line:text).
-    let ws = workspace();
+    let ws = Workspace::new();
+    let line = |n: u64| match n {
+        20 | 45 => format!("fn answer_{n}() {{}}"),
+        n => format!("line {n}"),
+    };
+    ws.file(
+        "src/main.rs",
+        (1..=50).map(|n| line(n) + "\n").collect::<String>(),
+    );
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let example = readme
@@ -328,8 +336,8 @@ fn the_rg_cut_xargs_pipeline_of_the_readme_works() {
         stdout(&out),
         format!(
             "==> src/main.rs:20 <==\n{}\n[Truncated: showing lines 17-23 of 50. Use --start-line 24 to continue.]\n\n==> src/main.rs:45 <==\n{}\n[Truncated: showing lines 42-48 of 50. Use --start-line 49 to continue.]\n",
-            numbered(17, 23, text),
-            numbered(42, 48, text)
+            numbered(17, 23, line),
+            numbered(42, 48, line)
         )
     );
 }

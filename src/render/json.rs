@@ -151,7 +151,7 @@ fn window_data(kind: &str, path: &str, w: &Window) -> Value {
     json!({
         "type": kind,
         "path": path,
-        "content": String::from_utf8_lossy(&w.content),
+        "content": crate::names::utf8(&w.content),
         "start_line": w.start_line,
         "end_line": w.end_line(),
         "truncated": w.truncated(),

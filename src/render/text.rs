@@ -111,7 +111,7 @@ fn write_content(out: &mut impl Write, window: &Window, context: &Context) -> io
     if !context.color && !context.terminal {
         return out.write_all(&window.content);
     }
-    let content = String::from_utf8_lossy(&window.content);
+    let content = names::utf8(&window.content);
     let mut facts = window.lines.iter().map(|l| l.facts);
     for line in content.split_inclusive('\n') {
         let line = line.strip_suffix('\n').unwrap_or(line);

@@ -64,7 +64,7 @@ pub fn to_string(context: &Context, answer: &Answer) -> String {
     let _ = writeln!(x, "<status>{}</status>", answer.status().name());
     if let Some(window) = window {
         let _ = writeln!(x, "<content>");
-        x.push_str(&escape(&String::from_utf8_lossy(&window.content), false));
+        x.push_str(&escape(&crate::names::utf8(&window.content), false));
         x.push_str("</content>\n");
     }
     if let Success::Directory(listing) = success {
