@@ -272,7 +272,9 @@ fn result(answer: &Answer, settings: &Settings, root: Option<&Arc<Served>>) -> C
         cwd: cwd.clone(),
         several: false,
     };
-    let structured = render::json::to_value(&context(Format::Json), answer);
+    let json_context = context(Format::Json);
+    let envelope = render::envelope::Envelope::of(&json_context, answer);
+    let structured = serde_json::to_value(&envelope).unwrap_or_default();
     let mut content = Vec::new();
     match &answer.result {
         Err(error) => {
@@ -281,7 +283,7 @@ fn result(answer: &Answer, settings: &Settings, root: Option<&Arc<Served>>) -> C
             content.push(ContentBlock::text(names::utf8(&text)));
         }
         Ok(Success::Image(image, facts)) => {
-            content.push(ContentBlock::text(render::json::image_summary(
+            content.push(ContentBlock::text(render::envelope::image_summary(
                 image, facts,
             )));
             let data = base64::engine::general_purpose::STANDARD.encode(&image.bytes);

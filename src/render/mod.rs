@@ -1,5 +1,6 @@
 //! Renders answers in the three formats of SPEC §6, each into any `Write`.
 
+pub mod envelope;
 pub mod hints;
 pub mod json;
 pub mod text;

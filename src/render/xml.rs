@@ -3,147 +3,95 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
+use serde_json::{Map, Value};
+
 use super::Context;
+use super::envelope::Envelope;
 use super::hints::{self, Wording};
-use crate::error::BinaryEvidence;
-use crate::outcome::{Answer, Success};
-use crate::read::window::Window;
+use crate::outcome::Answer;
 
 pub fn write(out: &mut impl Write, context: &Context, answer: &Answer) -> io::Result<()> {
     out.write_all(to_string(context, answer).as_bytes())
 }
 
+/// The element for one answer, walked from the typed envelope (the fields JSON prints):
+/// `data`'s path, type and content as elements, its other fields and all of `stats` as
+/// attributes of `<stats>`, in the envelope's order; null fields are left out.
 pub fn to_string(context: &Context, answer: &Answer) -> String {
+    let envelope = serde_json::to_value(Envelope::of(context, answer)).unwrap_or_default();
     let mut x = String::new();
-    let success = match &answer.result {
-        Err(error) => {
-            let _ = write!(
-                x,
-                "<error code=\"{}\" exit_code=\"{}\"",
-                error.code.name(),
-                error.exit_code()
-            );
-            if !answer.label.is_empty() {
-                let _ = write!(x, " path=\"{}\"", escape(&answer.label, true));
-            }
-            let _ = write!(x, ">{}", escape(&error.message, false));
-            for candidate in &error.suggestions {
-                let _ = write!(x, "<suggestion>{}</suggestion>", escape(candidate, false));
-            }
-            match &error.detail {
-                Some(BinaryEvidence::NulByte { offset }) => {
-                    let _ = write!(x, "<detail reason=\"nul_byte\" offset=\"{offset}\"/>");
-                }
-                Some(BinaryEvidence::ControlRatio { ratio }) => {
-                    let _ = write!(x, "<detail reason=\"control_ratio\" ratio=\"{ratio}\"/>");
-                }
-                Some(BinaryEvidence::Extension) => x.push_str("<detail reason=\"extension\"/>"),
-                Some(BinaryEvidence::Denied { pattern }) => {
-                    let _ = write!(
-                        x,
-                        "<detail reason=\"denied\" pattern=\"{}\"/>",
-                        escape(pattern, true)
-                    );
-                }
-                None => {}
-            }
-            x.push_str("</error>\n");
-            return x;
+    if let Some(error) = envelope.get("error").and_then(Value::as_object) {
+        let field = |name: &str| error.get(name).map(scalar).unwrap_or_default();
+        let _ = write!(
+            x,
+            "<error code=\"{}\" exit_code=\"{}\"",
+            field("code"),
+            field("exit_code")
+        );
+        if !answer.label.is_empty() {
+            let _ = write!(x, " path=\"{}\"", escape(&answer.label, true));
         }
-        Ok(success) => success,
-    };
-    let (root, path, window) = match success {
-        Success::Text(read) => ("file", read.facts.path.as_str(), Some(&read.window)),
-        Success::Directory(listing) => ("directory", listing.path.as_str(), Some(&listing.window)),
-        Success::Unchanged(unchanged) => ("file", unchanged.facts.path.as_str(), None),
-        Success::Image(_, facts) => ("image", facts.path.as_str(), None),
-    };
-    let _ = writeln!(x, "<{root}>");
-    let _ = writeln!(x, "<path>{}</path>", escape(path, false));
-    let _ = writeln!(x, "<type>{root}</type>");
+        let _ = write!(x, ">{}", escape(&field("message"), false));
+        for candidate in error["suggestions"].as_array().into_iter().flatten() {
+            let _ = write!(x, "<suggestion>{}</suggestion>", escape(&scalar(candidate), false));
+        }
+        if let Some(detail) = error.get("detail").and_then(Value::as_object) {
+            x.push_str("<detail");
+            attributes(&mut x, detail, &[]);
+            x.push_str("/>");
+        }
+        x.push_str("</error>\n");
+        return x;
+    }
+    let data = envelope["data"].as_object().cloned().unwrap_or_default();
+    let kind = data.get("type").map(scalar).unwrap_or_default();
+    let _ = writeln!(x, "<{kind}>");
+    let _ = writeln!(x, "<path>{}</path>", escape(&data.get("path").map(scalar).unwrap_or_default(), false));
+    let _ = writeln!(x, "<type>{kind}</type>");
     let _ = writeln!(x, "<status>{}</status>", answer.status().name());
-    if let Some(window) = window {
+    if let Some(content) = data.get("content").and_then(Value::as_str) {
         let _ = writeln!(x, "<content>");
-        x.push_str(&escape(&crate::names::utf8(&window.content), false));
+        x.push_str(&escape(content, false));
         x.push_str("</content>\n");
     }
-    if let Success::Directory(listing) = success {
+    if let Some(entries) = data.get("entries").and_then(Value::as_array) {
         x.push_str("<entries>");
-        for entry in &listing.entries {
-            let _ = write!(x, "<entry>{}</entry>", escape(entry, false));
+        for entry in entries {
+            let _ = write!(x, "<entry>{}</entry>", escape(&scalar(entry), false));
         }
         x.push_str("</entries>\n");
     }
-    for hint in hints::footer(success, &context.spec, Wording::Cli) {
-        let _ = writeln!(x, "<hint>{}</hint>", escape(&hint, false));
+    if let Ok(success) = &answer.result {
+        for hint in hints::footer(success, &context.spec, Wording::Cli) {
+            let _ = writeln!(x, "<hint>{}</hint>", escape(&hint, false));
+        }
     }
     x.push_str("<stats");
-    let mut attr = |name: &str, value: Option<String>| {
-        if let Some(value) = value {
-            let _ = write!(x, " {name}=\"{}\"", escape(&value, true));
-        }
-    };
-    let some = |v: u64| Some(v.to_string());
-    if let Some(w) = window {
-        window_attributes(&mut attr, w);
+    attributes(&mut x, &data, &["type", "path", "content", "entries"]);
+    if let Some(stats) = envelope["stats"].as_object() {
+        attributes(&mut x, stats, &[]);
     }
-    match success {
-        Success::Text(read) => {
-            attr("encoding", Some(read.encoding.clone()));
-            attr("chars_read", window.map(Window::chars_read).and_then(some));
-            attr("lines_cut", window.map(Window::lines_cut).and_then(some));
-            attr(
-                "fallback_encoding",
-                window.filter(|w| w.replaced()).map(|_| "replace".into()),
-            );
-            attr("file_size_bytes", some(read.facts.size_bytes));
-            attr("file_mtime_ms", read.facts.mtime_ms.map(|m| m.to_string()));
-            attr("bom", Some(read.bom.to_string()));
-            attr("line_endings", Some(read.window.line_endings.name().into()));
-            attr("approx_tokens", some(read.window.chars_read().div_ceil(4)));
-            attr("suggested_encoding", read.suggested_encoding.clone());
-            attr("content_hash", read.facts.content_hash.clone());
-        }
-        Success::Directory(listing) => {
-            attr("file_mtime_ms", listing.mtime_ms.map(|m| m.to_string()));
-        }
-        Success::Unchanged(unchanged) => {
-            attr("file_size_bytes", some(unchanged.facts.size_bytes));
-            attr(
-                "file_mtime_ms",
-                unchanged.facts.mtime_ms.map(|m| m.to_string()),
-            );
-            attr("content_hash", unchanged.facts.content_hash.clone());
-        }
-        Success::Image(image, facts) => {
-            attr("mime_type", Some(image.mime_type.to_string()));
-            attr("width", some(image.width));
-            attr("height", some(image.height));
-            attr("file_size_bytes", some(facts.size_bytes));
-            attr("file_mtime_ms", facts.mtime_ms.map(|m| m.to_string()));
-        }
-    }
-    attr("time_ms", some(answer.time_ms));
     x.push_str("/>\n");
-    let _ = writeln!(x, "</{root}>");
+    let _ = writeln!(x, "</{kind}>");
     x
 }
 
-fn window_attributes(attr: &mut impl FnMut(&str, Option<String>), w: &Window) {
-    attr("total_lines", Some(w.total_lines.to_string()));
-    attr("lines_read", Some(w.lines_read().to_string()));
-    attr("start_line", Some(w.start_line.to_string()));
-    attr("end_line", w.end_line().map(|n| n.to_string()));
-    attr(
-        "next_start_line",
-        w.next_start_line().map(|n| n.to_string()),
-    );
-    attr("truncated", Some(w.truncated().to_string()));
-    attr("truncated_by", w.truncated_by.map(|t| t.name().to_string()));
-    attr(
-        "next_start_char",
-        w.first_cut().map(|cut| (cut.shown_to + 1).to_string()),
-    );
+/// The fields of `object` but `skip`, as attributes; null fields are left out.
+fn attributes(x: &mut String, object: &Map<String, Value>, skip: &[&str]) {
+    for (name, value) in object {
+        if value.is_null() || skip.contains(&name.as_str()) {
+            continue;
+        }
+        let _ = write!(x, " {name}=\"{}\"", escape(&scalar(value), true));
+    }
+}
+
+/// A JSON scalar as attribute or element text.
+fn scalar(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
 }
 
 /// Escapes text for XML 1.0. Markup characters become entities (`>` too, so `]]>` cannot
