@@ -56,6 +56,17 @@ pub struct ShownLine {
     pub number: u64,
     /// How the line was cut: characters skipped (`--start-char`), shown and left out.
     pub facts: LineFacts,
+    /// The lengths in bytes of its rendered parts in `Window::content`: number prefix,
+    /// text, cut marker (the `\n` follows).
+    pub parts: [usize; 3],
+}
+
+/// A shown line's rendered parts, for renderers that style each one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenderedLine<'a> {
+    pub prefix: &'a [u8],
+    pub text: &'a [u8],
+    pub marker: &'a [u8],
 }
 
 /// The first cut line, for the footer and `data.next_start_char`.
@@ -94,6 +105,23 @@ impl Window {
             tail_dropped: 0,
             line_endings: LineEndings::None,
         }
+    }
+
+    /// The shown lines' rendered parts, in order.
+    pub fn rendered(&self) -> impl Iterator<Item = RenderedLine<'_>> {
+        let mut rest = self.content.as_slice();
+        self.lines.iter().map(move |line| {
+            let [prefix, text, marker] = line.parts;
+            let (p, after) = rest.split_at(prefix);
+            let (t, after) = after.split_at(text);
+            let (m, after) = after.split_at(marker);
+            rest = after.get(1..).unwrap_or_default();
+            RenderedLine {
+                prefix: p,
+                text: t,
+                marker: m,
+            }
+        })
     }
 
     pub fn lines_read(&self) -> u64 {
@@ -225,12 +253,12 @@ fn forward<R: Read>(
             0
         };
         let before = window.content.len();
-        let facts = renderer.render(source, number, skip, &mut window.content)?;
-        if skip > 0 && facts.total() < spec.start_char {
+        let line = renderer.render(source, number, skip, &mut window.content)?;
+        if skip > 0 && line.facts.total() < spec.start_char {
             return Err(WindowError::StartCharPastEnd {
                 line: number,
                 start_char: spec.start_char,
-                chars: facts.total(),
+                chars: line.facts.total(),
             });
         }
         // The budget may stop the window before a line, never before the first one.
@@ -239,7 +267,7 @@ fn forward<R: Read>(
             rejected = true;
             break;
         }
-        window.lines.push(ShownLine { number, facts });
+        window.lines.push(line);
     }
     let after = source.count_rest()? + u64::from(rejected);
     window.total_lines = start - 1 + window.lines_read() + after;
@@ -271,8 +299,8 @@ fn tail_lines<R: Read>(
     let mut number = first;
     while source.has_more()? {
         starts.push_back(removed + window.content.len());
-        let facts = renderer.render(source, number, 0, &mut window.content)?;
-        kept.push_back(ShownLine { number, facts });
+        let line = renderer.render(source, number, 0, &mut window.content)?;
+        kept.push_back(line);
         let end = removed + window.content.len();
         while kept.len() as u64 > n
             || (kept.len() > 1 && starts.front().is_some_and(|&at| end - at > budget(spec)))
@@ -326,17 +354,29 @@ impl Renderer {
         number: u64,
         skip: u64,
         out: &mut Vec<u8>,
-    ) -> io::Result<LineFacts> {
+    ) -> io::Result<ShownLine> {
+        let start = out.len();
         self.number.set(number);
         self.numbers.write_prefix_digits(out, self.number.digits());
+        let text_start = out.len();
         let mut cutter = LineCutter::new(skip, self.max_line_chars);
         source.next_line(&mut cutter, out)?;
         let facts = cutter.finish(out);
+        let marker_start = out.len();
         if facts.is_cut() {
             write_cut_marker(out, facts.dropped);
         }
+        let parts = [
+            text_start - start,
+            marker_start - text_start,
+            out.len() - marker_start,
+        ];
         out.push(b'\n');
-        Ok(facts)
+        Ok(ShownLine {
+            number,
+            facts,
+            parts,
+        })
     }
 }
 
@@ -437,6 +477,37 @@ mod tests {
         assert_eq!(w.total_lines, 10);
         s.max_bytes = 1;
         assert_eq!(read(data.as_bytes(), &s).lines_read(), 1);
+    }
+
+    #[test]
+    fn renderers_get_each_line_as_prefix_text_and_marker() {
+        let mut s = spec(1, 10);
+        s.max_line_chars = 3;
+        let w = read(b"ab\nabcdef\n\nx | y\n", &s);
+        let parts: Vec<(String, String, String)> = w
+            .rendered()
+            .map(|l| {
+                let text = |b: &[u8]| String::from_utf8(b.to_vec()).unwrap();
+                (text(l.prefix), text(l.text), text(l.marker))
+            })
+            .collect();
+        assert_eq!(
+            parts,
+            [
+                ("   1 | ".into(), "ab".into(), "".into()),
+                ("   2 | ".into(), "abc".into(), " … [+3 chars]".into()),
+                ("   3 | ".into(), "".into(), "".into()),
+                ("   4 | ".into(), "x |".into(), " … [+2 chars]".into()),
+            ]
+        );
+        // A tail trimmed from the front to fit the budget keeps its parts aligned.
+        let mut s = spec(1, 3);
+        s.start = Start::Tail(3);
+        s.max_bytes = 24;
+        let w = read(b"one\ntwo\nthree\n", &s);
+        assert_eq!(w.tail_dropped, 1);
+        let texts: Vec<&[u8]> = w.rendered().map(|l| l.text).collect();
+        assert_eq!(texts, [b"two".as_slice(), b"three"]);
     }
 
     #[test]

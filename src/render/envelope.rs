@@ -192,7 +192,11 @@ impl<'a> Envelope<'a> {
                     height: Some(image.height),
                     ..Data::bare("image", &facts.path)
                 };
-                (data, facts.path_resolved.as_str(), image_summary(image, facts))
+                (
+                    data,
+                    facts.path_resolved.as_str(),
+                    image_summary(image, facts),
+                )
             }
         };
         let mut text = format!("{summary}\n(Took {}ms)", answer.time_ms);

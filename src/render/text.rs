@@ -12,7 +12,6 @@ use crate::cli::ColorWhen;
 use crate::error::{Error, ErrorCode};
 use crate::names;
 use crate::outcome::{Answer, Success};
-use crate::read::numbers::NumberStyle;
 use crate::read::window::Window;
 
 /// The colour policy: `always` wins over NO_COLOR; `auto` colours only a terminal and
@@ -111,21 +110,13 @@ fn write_content(out: &mut impl Write, window: &Window, context: &Context) -> io
     if !context.color && !context.terminal {
         return out.write_all(&window.content);
     }
-    let content = names::utf8(&window.content);
-    let mut facts = window.lines.iter().map(|l| l.facts);
-    for line in content.split_inclusive('\n') {
-        let line = line.strip_suffix('\n').unwrap_or(line);
-        let (prefix, mut text) = line.split_at(prefix_len(context.spec.numbers, line));
-        let mut marker = "";
-        if facts.next().is_some_and(|f| f.is_cut())
-            && let Some(at) = text.rfind(" … [+")
-        {
-            (text, marker) = text.split_at(at);
-        }
-        let text = if context.terminal {
-            names::visible(text, true)
-        } else {
-            text.to_string()
+    for line in window.rendered() {
+        let prefix = names::utf8(line.prefix);
+        let text = names::utf8(line.text);
+        let marker = names::utf8(line.marker);
+        let text = match context.terminal {
+            true => names::visible(&text, true).into(),
+            false => text,
         };
         match (context.color, marker.is_empty()) {
             (true, true) => writeln!(out, "{}{text}", prefix.dimmed())?,
@@ -134,17 +125,6 @@ fn write_content(out: &mut impl Write, window: &Window, context: &Context) -> io
         }
     }
     Ok(())
-}
-
-/// The length of a rendered line's number prefix.
-fn prefix_len(style: NumberStyle, line: &str) -> usize {
-    let separator = match style {
-        NumberStyle::Pipe => " | ",
-        NumberStyle::Tab => "\t",
-        NumberStyle::Colon => ": ",
-        NumberStyle::None => return 0,
-    };
-    line.find(separator).map_or(0, |at| at + separator.len())
 }
 
 #[cfg(test)]

@@ -33,7 +33,11 @@ pub fn to_string(context: &Context, answer: &Answer) -> String {
         }
         let _ = write!(x, ">{}", escape(&field("message"), false));
         for candidate in error["suggestions"].as_array().into_iter().flatten() {
-            let _ = write!(x, "<suggestion>{}</suggestion>", escape(&scalar(candidate), false));
+            let _ = write!(
+                x,
+                "<suggestion>{}</suggestion>",
+                escape(&scalar(candidate), false)
+            );
         }
         if let Some(detail) = error.get("detail").and_then(Value::as_object) {
             x.push_str("<detail");
@@ -46,7 +50,11 @@ pub fn to_string(context: &Context, answer: &Answer) -> String {
     let data = envelope["data"].as_object().cloned().unwrap_or_default();
     let kind = data.get("type").map(scalar).unwrap_or_default();
     let _ = writeln!(x, "<{kind}>");
-    let _ = writeln!(x, "<path>{}</path>", escape(&data.get("path").map(scalar).unwrap_or_default(), false));
+    let _ = writeln!(
+        x,
+        "<path>{}</path>",
+        escape(&data.get("path").map(scalar).unwrap_or_default(), false)
+    );
     let _ = writeln!(x, "<type>{kind}</type>");
     let _ = writeln!(x, "<status>{}</status>", answer.status().name());
     if let Some(content) = data.get("content").and_then(Value::as_str) {
