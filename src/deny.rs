@@ -2,7 +2,7 @@
 //! root-relative path, matched (with ripgrep's `ignore` crate) against the file finally
 //! opened and every link on the way to it.
 
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
 use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
@@ -78,11 +78,17 @@ impl DenyPolicy {
     /// The glob that denies the file at `relative` (a root-relative path; a glob on one
     /// of its parent directories counts), if any.
     pub fn denying(&self, relative: &Path) -> Option<String> {
-        if relative.as_os_str().is_empty() || relative == Path::new(".") {
+        // Only the names: the matcher panics on a path with a root (found by fuzzing,
+        // `//`), and the sandbox's paths have no `.` or `..` left.
+        let relative: PathBuf = relative
+            .components()
+            .filter(|c| matches!(c, Component::Normal(_)))
+            .collect();
+        if relative.as_os_str().is_empty() {
             return None;
         }
         self.lists.iter().find_map(
-            |list| match list.matched_path_or_any_parents(relative, false) {
+            |list| match list.matched_path_or_any_parents(&relative, false) {
                 Match::Ignore(glob) => Some(glob.original().to_string()),
                 Match::Whitelist(_) | Match::None => None,
             },
@@ -122,6 +128,11 @@ mod tests {
         assert_eq!(p.denying(Path::new("top.txt")).as_deref(), Some("/top.txt"));
         assert_eq!(p.denying(Path::new("sub/top.txt")), None);
         assert_eq!(p.denying(Path::new("src/main.rs")), None);
+        // Whatever the spelling, no panic (fuzzing found `//`).
+        for odd in ["//", "/", "/a.pem", "./a.pem", "a/../b.pem", ""] {
+            let _ = p.denying(Path::new(odd));
+        }
+        assert_eq!(p.denying(Path::new("/x/key.pem")).as_deref(), Some("*.pem"));
     }
 
     #[test]
