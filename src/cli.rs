@@ -192,31 +192,77 @@ pub enum SchemaFlavor {
     Anthropic,
 }
 
-/// The format to answer in when the arguments cannot be parsed: the `--format` the raw
-/// arguments ask for if it is valid, else json for `--call`, else text.
-pub fn format_hint(args: &[OsString]) -> Format {
-    let mut format = None;
-    let mut call = false;
-    let mut args = args.iter().skip(1).map(|a| a.to_string_lossy());
-    while let Some(arg) = args.next() {
-        if arg == "--" {
-            break;
-        }
-        let value = if arg == "--format" || arg == "-f" {
-            args.next().map(|v| v.into_owned())
-        } else if let Some(v) = arg.strip_prefix("--format=") {
-            Some(v.to_string())
-        } else if let Some(v) = arg.strip_prefix("-f").filter(|v| !v.is_empty()) {
-            Some(v.strip_prefix('=').unwrap_or(v).to_string())
-        } else {
-            call |= arg == "--call" || arg.starts_with("--call=");
-            None
-        };
-        if let Some(parsed) = value.and_then(|v| Format::from_str(&v, false).ok()) {
-            format = Some(parsed);
-        }
-    }
+/// The format answers are written in: `--format`, else json for `--call`, else text.
+pub fn answer_format(format: Option<Format>, call: bool) -> Format {
     format.unwrap_or(if call { Format::Json } else { Format::Text })
+}
+
+/// The format to answer in when the arguments cannot be parsed: clap parses them again,
+/// ignoring errors, for a valid `--format` and for `--call`.
+pub fn format_hint(args: &[OsString]) -> Format {
+    use clap::CommandFactory;
+    let Ok(matches) = Cli::command()
+        .ignore_errors(true)
+        .try_get_matches_from(args)
+    else {
+        return Format::Text;
+    };
+    let format = matches.get_one::<Format>("format").copied();
+    let call = matches.get_one::<String>("call").is_some();
+    answer_format(format, call)
+}
+
+/// clap's tips for an error (such as passing a value that starts with `-`), one line
+/// each, for text mode's stderr.
+pub fn clap_tips(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    match e.get(ContextKind::Suggested) {
+        Some(ContextValue::StyledStrs(tips)) => {
+            tips.iter().map(|tip| format!("  tip: {tip}\n")).collect()
+        }
+        _ => String::new(),
+    }
+}
+
+/// clap's error as one sentence for `error.message`, from the error's own facts.
+pub fn clap_message(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let text = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.clone()),
+        Some(ContextValue::Strings(list)) => Some(list.join(", ")),
+        _ => None,
+    };
+    let arg = text(ContextKind::InvalidArg).unwrap_or_default();
+    let mut message = match e.kind() {
+        ErrorKind::UnknownArgument => format!("Unexpected argument '{arg}' found."),
+        ErrorKind::InvalidValue => match text(ContextKind::InvalidValue) {
+            Some(value) if !value.is_empty() => {
+                let valid = text(ContextKind::ValidValue)
+                    .map(|v| format!(" [possible values: {v}]"))
+                    .unwrap_or_default();
+                format!("Invalid value '{value}' for '{arg}'{valid}.")
+            }
+            _ => format!("A value is required for '{arg}' but none was supplied."),
+        },
+        _ => {
+            // Any other kind: clap's first line, as a sentence.
+            let rendered = e.render().to_string();
+            let first = rendered.lines().next().unwrap_or_default();
+            let first = first.strip_prefix("error: ").unwrap_or(first).trim();
+            let mut sentence = first.to_string();
+            if let Some(c) = sentence.get(..1) {
+                sentence.replace_range(..1, &c.to_uppercase());
+            }
+            if !sentence.ends_with('.') {
+                sentence.push('.');
+            }
+            sentence
+        }
+    };
+    if let Some(suggested) = text(ContextKind::SuggestedArg) {
+        message.push_str(&format!(" Did you mean '{suggested}'?"));
+    }
+    message
 }
 
 #[cfg(test)]
@@ -227,6 +273,31 @@ mod tests {
     #[test]
     fn the_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// The help texts name the defaults the request applies (they are doc comments, so
+    /// that parsing builds no text at start-up; this keeps them true).
+    #[test]
+    fn help_texts_say_the_defaults_the_request_applies() {
+        use crate::request::{
+            DEFAULT_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS, MAX_CONTEXT, MAX_LIMIT,
+        };
+        let command = Cli::command();
+        let help = |name: &str| {
+            command
+                .get_arguments()
+                .find(|a| a.get_id() == name)
+                .and_then(|a| a.get_help())
+                .map(|h| h.to_string())
+                .unwrap()
+        };
+        assert!(help("limit").contains(&format!("1-{MAX_LIMIT} [default: {DEFAULT_LIMIT}]")));
+        assert!(help("tail").contains(&format!("(1-{MAX_LIMIT})")));
+        assert!(help("max_line_chars").contains(&format!("[default: {DEFAULT_MAX_LINE_CHARS}]")));
+        assert!(help("max_bytes").contains(&format!("[default: {DEFAULT_MAX_BYTES}]")));
+        assert!(help("context").contains(&format!("(0-{MAX_CONTEXT})")));
+        assert!(help("start_line").contains("[default: 1]"));
+        assert!(help("start_char").contains("[default: 1]"));
     }
 
     fn hint(args: &[&str]) -> Format {

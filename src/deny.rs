@@ -87,12 +87,12 @@ impl DenyPolicy {
         if relative.as_os_str().is_empty() {
             return None;
         }
-        self.lists.iter().find_map(
-            |list| match list.matched_path_or_any_parents(&relative, false) {
+        self.lists.iter().find_map(|list| {
+            match list.matched_path_or_any_parents(&relative, false) {
                 Match::Ignore(glob) => Some(glob.original().to_string()),
                 Match::Whitelist(_) | Match::None => None,
-            },
-        )
+            }
+        })
     }
 }
 

@@ -22,8 +22,8 @@ mod suggest;
 use std::ffi::{OsStr, OsString};
 use std::io::{self, IsTerminal, Read, Write};
 
-use clap::Parser;
 use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
 use serde_json::Map;
 
 use crate::cli::{Cli, Format};
@@ -33,7 +33,6 @@ use crate::outcome::Answer;
 use crate::read::window::{Start, WindowSpec};
 use crate::render::{Context, Printer};
 use crate::request::{DEFAULT_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS, Request};
-use crate::sandbox::Root;
 
 /// Runs agentread on `args` (the program name first) and returns the first failure, if
 /// any: the process's exit status is [`exit_status`] of it.
@@ -50,7 +49,12 @@ pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
             ) {
                 return e.print().err().and_then(|err| write_failed(&err, None));
             }
-            let (message, usage) = clap_message(&e);
+            let message = cli::clap_message(&e);
+            let usage = cli::clap_tips(&e)
+                + &format!(
+                    "\n{}\n\nFor more information, try '--help'.\n",
+                    Cli::command().render_usage()
+                );
             let cwd = cwd_against(None);
             return reject(
                 Error::invalid_param(message),
@@ -208,39 +212,8 @@ pub(crate) fn default_spec() -> WindowSpec {
 /// `context.cwd` for an answer given before the request was valid: relative to the root
 /// the arguments name, when it can be opened.
 fn cwd_against(root_flag: Option<&OsStr>) -> Option<String> {
-    let env = std::env::var_os("AGENTREAD_ROOT").filter(|v| !v.is_empty());
-    let dir = root_flag
-        .map(OsStr::to_os_string)
-        .or(env)
-        .unwrap_or_else(|| ".".into());
-    let root = Root::open(std::path::Path::new(&dir), "root").ok()?;
+    let root = request::open_root(root_flag.map(OsStr::to_os_string)).ok()?;
     root.relative(&std::env::current_dir().ok()?)
-}
-
-/// clap's error as one sentence, and the rest of its text (tips, usage) for stderr.
-fn clap_message(e: &clap::Error) -> (String, String) {
-    let rendered = e.render().to_string();
-    let mut paragraphs = rendered.split("\n\n");
-    let first = paragraphs.next().unwrap_or_default();
-    let first = first.strip_prefix("error: ").unwrap_or(first);
-    let mut message: String = first
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ");
-    if let Some(c) = message.get(..1) {
-        message.replace_range(..1, &c.to_uppercase());
-    }
-    if !message.ends_with('.') {
-        message.push('.');
-    }
-    let rest: Vec<&str> = paragraphs.filter(|p| !p.trim().is_empty()).collect();
-    let usage = match rest.is_empty() {
-        true => String::new(),
-        false => rest.join("\n\n").trim_end().to_string() + "\n",
-    };
-    (message, usage)
 }
 
 fn read_stdin_to_string() -> io::Result<String> {

@@ -308,11 +308,7 @@ impl Request {
         cli: Cli,
         read_stdin: impl FnOnce() -> std::io::Result<String>,
     ) -> Result<Request, Box<Rejected>> {
-        let format = cli.format.unwrap_or(if cli.call.is_some() {
-            Format::Json
-        } else {
-            Format::Text
-        });
+        let format = crate::cli::answer_format(cli.format, cli.call.is_some());
         let mut params = Params::default();
         let reject = |error: Error, params: &Params| {
             // Every parameter the caller gave, the path included.
@@ -493,11 +489,7 @@ fn tool_params_from_cli(cli: &Cli) -> Result<ToolParams, Error> {
         start_char: opt_bounded("--start-char", cli.start_char.as_deref(), 1, u64::MAX)?,
         context: opt_bounded("--context", cli.context.as_deref(), 0, MAX_CONTEXT)?,
     };
-    if window.tail.is_some() && (window.start_line.is_some() || window.start_char.is_some()) {
-        return Err(Error::invalid_param(
-            "--tail cannot be combined with --start-line or --start-char.",
-        ));
-    }
+    check_tail(&window, ["--tail", "--start-line", "--start-char"])?;
     Ok(ToolParams {
         paths,
         window,
@@ -654,12 +646,8 @@ fn tool_params_from_call(object: &Map<String, Value>) -> Result<ToolParams, Erro
             "--call needs a path (or file_path, filePath).",
         ));
     }
+    check_tail(&tool.window, ["tail", "start_line", "start_char"])?;
     let w = &mut tool.window;
-    if w.tail.is_some() && (w.start_line.is_some() || w.start_char.is_some()) {
-        return Err(Error::invalid_param(
-            "tail cannot be combined with start_line or start_char.",
-        ));
-    }
     let range = match (end_line, view_range) {
         (Some(_), Some(_)) => {
             return Err(Error::invalid_param(
@@ -703,6 +691,18 @@ fn tool_params_from_call(object: &Map<String, Value>) -> Result<ToolParams, Erro
         }
     }
     Ok(tool)
+}
+
+/// `--tail` names its own lines: no start line or start character with it. `names` are
+/// the three parameters as the caller spells them (flags or tool parameters).
+fn check_tail(window: &WindowParams, names: [&str; 3]) -> Result<(), Error> {
+    let [tail, start_line, start_char] = names;
+    if window.tail.is_some() && (window.start_line.is_some() || window.start_char.is_some()) {
+        return Err(Error::invalid_param(format!(
+            "{tail} cannot be combined with {start_line} or {start_char}."
+        )));
+    }
+    Ok(())
 }
 
 /// `[start, end]`, 1-based and inclusive, `end` = -1 for "to the end".
