@@ -9,7 +9,8 @@
 #   --corpus DIR  where the corpus is made (default /tmp/agentread-bench-corpus; kept)
 #   --bin PATH    the agentread binary (default target/release/agentread, built if missing)
 #   --static      build and measure a statically linked binary instead (Linux/glibc)
-#   --only LIST   scenarios to run: deep-big, tail-big, oneline, tiny, start-medium
+#   --only LIST   scenarios to run: deep-big, tail-big, start-big, oneline, wide-csv,
+#                 crlf-deep, tiny, start-medium, mcp
 #
 # Each round of a scenario is one hyperfine run (-N, --output=pipe) holding agentread and
 # its baseline, so machine noise hits both alike. The ratio shown is the median over the
@@ -18,6 +19,7 @@
 # python3 and mawk.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+REPO=$(pwd)
 
 QUICK=0 ROUNDS=3 RUNS=15 CORPUS=/tmp/agentread-bench-corpus BIN=target/release/agentread ONLY="" STATIC=0
 while [[ $# -gt 0 ]]; do
@@ -87,6 +89,22 @@ if not made("big.log", 1_000_000_000):
                 rows.append(f"2026-11-{1 + i // 400_000:02d}T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}.{x % 1000:03d}Z "
                             f"{['INFO', 'DEBUG', 'WARN', 'ERROR'][x % 4]:<5} [{WORDS[x % 8]}] seq={i} {words} {UTF8[x % 6] if x % 9 == 0 else ''}")
             f.write(("\n".join(rows) + "\n").encode())
+if not made("wide.csv", 90_000_000):
+    r = Rng(5)
+    cells = [",".join(WORDS[(r.next() >> 7) % len(WORDS)] + str(r.next() % 1000) for _ in range(12)) for _ in range(256)]
+    with open(os.path.join(out, "wide.csv"), "wb") as f:
+        for row in range(20000):
+            x = r.next()
+            f.write((f"{row}," + ",".join(cells[(x >> k) % 256] for k in range(0, 50)) + "\n").encode())
+if not made("crlf.txt", 90_000_000):
+    r = Rng(6)
+    with open(os.path.join(out, "crlf.txt"), "wb") as f:
+        for block in range(155):
+            rows = []
+            for i in range(block * 10_000, (block + 1) * 10_000):
+                x = r.next()
+                rows.append(f"{i}\t" + " ".join(WORDS[(x >> k) % len(WORDS)] for k in range(0, 3 * (x % 13) + 9, 3)))
+            f.write(("\r\n".join(rows) + "\r\n").encode())
 if not made("oneline.min.js", 50_000_000):
     r, parts, size = Rng(4), [], 0
     while size < 50_000_000:
@@ -99,16 +117,25 @@ PY
 # ---------------------------------------------------------------- scenarios
 # name @ agentread arguments @ baseline label @ baseline command @ target ratio
 SCENARIOS=(
-  "deep-big@big.log --start-line 5000001 --limit 500@wc -l alone@wc -l big.log@0.75"
-  "deep-big@big.log --start-line 5000001 --limit 500@tail|head|cat -n; wc -l@sh -c 'tail -n +5000001 big.log | head -n 500 | cat -n; wc -l big.log'@0.35"
-  "tail-big@big.log --tail 500@wc -l alone@wc -l big.log@0.75"
-  "oneline@oneline.min.js --limit 500@head -c 2000; wc -l@sh -c 'head -c 2000 oneline.min.js; wc -l oneline.min.js'@1.2"
+  "deep-big@big.log --start-line 5000001 --limit 500@wc -l alone@wc -l big.log@0.45"
+  "deep-big@big.log --start-line 5000001 --limit 500@tail|head|cat -n; wc -l@sh -c 'tail -n +5000001 big.log | head -n 500 | cat -n; wc -l big.log'@0.25"
+  "tail-big@big.log --tail 500@wc -l alone@wc -l big.log@0.45"
+  "start-big@big.log --limit 500@head|cat -n; wc -l@sh -c 'head -n 500 big.log | cat -n; wc -l big.log'@0.5"
+  "oneline@oneline.min.js --limit 500@head -c 2000; wc -l@sh -c 'head -c 2000 oneline.min.js; wc -l oneline.min.js'@1.0"
+  "wide-csv@wide.csv --limit 500@head|cut|cat -n; wc -l@sh -c 'head -n 500 wide.csv | cut -c1-2000 | cat -n; wc -l wide.csv'@0.5"
+  "crlf-deep@crlf.txt --start-line 700001 --limit 500@tail|head|cat -n; wc -l@sh -c 'tail -n +700001 crlf.txt | head -n 500 | cat -n; wc -l crlf.txt'@0.5"
   "tiny@small.rs --limit 2000@cat -n@cat -n small.rs@1.1"
   "start-medium@medium.rs --limit 500@mawk window + END{NR}@mawk 'NR<=500{printf \"%6d\\t%s\\n\",NR,\$0} END{print NR}' medium.rs@1.0"
 )
 
 OUT=$(mktemp -d /tmp/agentread-bench.XXXXXX)
 cd "$CORPUS"
+# Results depend on the CPU (a misaligned read buffer cost 5x on one and nothing on
+# another): every table says where it was measured.
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+caches=$(lscpu 2>/dev/null | sed -n 's/^\(L[123][di]* cache\):[[:space:]]*/\1 /p' | paste -sd ';' - | sed 's/;/; /g')
+echo "cpu: ${cpu:-unknown}, $(nproc) cores; ${caches:-caches unknown}"
+echo
 printf '%-13s %-26s %10s %10s %18s %7s %s\n' scenario baseline "agentread" baseline "ratio [range]" target verdict
 i=0
 for row in "${SCENARIOS[@]}"; do
@@ -151,5 +178,11 @@ for row in "${SCENARIOS[@]}"; do
   /usr/bin/time -f '%M' -o "$OUT/rss" "$BIN" $args > /dev/null 2>&1 || true
   printf '%-13s %8s KiB\n' "$name" "$(tail -1 "$OUT/rss")"
 done
+if [[ -z $ONLY || ",$ONLY," == *",mcp,"* ]]; then
+  echo
+  reads=20000 spawns=1000
+  (( QUICK )) && reads=5000 spawns=300
+  python3 "$REPO/scripts/mcp-bench.py" "$BIN" "$CORPUS/small.rs" --reads "$reads" --spawns "$spawns"
+fi
 echo
-echo "machine: $(nproc) cores, $(uname -sr); $(hyperfine --version); raw results in $OUT"
+echo "machine: cpu ${cpu:-unknown}, $(nproc) cores, $(uname -sr); $(hyperfine --version); raw results in $OUT"
