@@ -7,44 +7,48 @@
 //! streams are reopened on `/dev/null`, SIGPIPE is ignored (a closed stdout is then an
 //! error agentread answers quietly), and stdout is flushed at the end. (std still
 //! captures the arguments itself on Linux.)
-#![no_main]
+// The test harness brings its own main.
+#![cfg_attr(not(test), no_main)]
 
-use std::ffi::{c_char, c_int};
-use std::io::Write;
+#[cfg(not(test))]
+mod process {
+    use std::ffi::{c_char, c_int};
+    use std::io::Write;
 
-#[unsafe(no_mangle)]
-extern "C" fn main(_argc: c_int, _argv: *const *const c_char) -> c_int {
-    reopen_closed_standard_streams();
-    // SAFETY: setting a signal's disposition to SIG_IGN has no preconditions.
-    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
-    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    // The answer says what failed; the default hook's report would only add noise on
-    // stderr. RUST_BACKTRACE keeps it for whoever debugs.
-    if std::env::var_os("RUST_BACKTRACE").is_none() {
-        std::panic::set_hook(Box::new(|_| {}));
+    #[unsafe(no_mangle)]
+    extern "C" fn main(_argc: c_int, _argv: *const *const c_char) -> c_int {
+        reopen_closed_standard_streams();
+        // SAFETY: setting a signal's disposition to SIG_IGN has no preconditions.
+        unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
+        let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+        // The answer says what failed; the default hook's report would only add noise on
+        // stderr. RUST_BACKTRACE keeps it for whoever debugs.
+        if std::env::var_os("RUST_BACKTRACE").is_none() {
+            std::panic::set_hook(Box::new(|_| {}));
+        }
+        let failure = std::panic::catch_unwind(|| agentread::run(args.clone()))
+            .unwrap_or_else(|_| agentread::internal_failure(&args));
+        let _ = std::io::stdout().flush();
+        c_int::from(agentread::exit_status(failure))
     }
-    let failure = std::panic::catch_unwind(|| agentread::run(args.clone()))
-        .unwrap_or_else(|_| agentread::internal_failure(&args));
-    let _ = std::io::stdout().flush();
-    c_int::from(agentread::exit_status(failure))
-}
 
-/// A standard stream that was closed gets `/dev/null`, so that no file agentread opens
-/// takes its place.
-fn reopen_closed_standard_streams() {
-    use std::os::fd::{AsRawFd, IntoRawFd};
-    for fd in 0..=2 {
-        // SAFETY: fd is only probed; nothing is closed or taken over.
-        let open = unsafe { libc::fcntl(fd, libc::F_GETFD) } != -1;
-        if !open
-            && let Ok(null) = std::fs::File::options()
-                .read(true)
-                .write(true)
-                .open("/dev/null")
-        {
-            // Opened on the lowest free descriptor, which is `fd` itself.
-            if null.as_raw_fd() == fd {
-                let _ = null.into_raw_fd();
+    /// A standard stream that was closed gets `/dev/null`, so that no file agentread opens
+    /// takes its place.
+    fn reopen_closed_standard_streams() {
+        use std::os::fd::{AsRawFd, IntoRawFd};
+        for fd in 0..=2 {
+            // SAFETY: fd is only probed; nothing is closed or taken over.
+            let open = unsafe { libc::fcntl(fd, libc::F_GETFD) } != -1;
+            if !open
+                && let Ok(null) = std::fs::File::options()
+                    .read(true)
+                    .write(true)
+                    .open("/dev/null")
+            {
+                // Opened on the lowest free descriptor, which is `fd` itself.
+                if null.as_raw_fd() == fd {
+                    let _ = null.into_raw_fd();
+                }
             }
         }
     }

@@ -1,0 +1,96 @@
+//! Reads per second through one `agentread --mcp` session, against one `agentread`
+//! process per read, on the same file: `cargo run --release --example mcp_bench --
+//! target/release/agentread FILE [READS] [SPAWNS]`.
+//!
+//! The session is driven as an agent drives it: one `tools/call` line, then its answer,
+//! then the next. The client does no more than write a line and read one, so that the
+//! rate is the server's.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [binary, file, ..] = args.as_slice() else {
+        eprintln!("usage: mcp_bench AGENTREAD_BIN FILE [READS] [SPAWNS]");
+        std::process::exit(2);
+    };
+    let reads: u32 = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(20_000);
+    let spawns: u32 = args.get(3).and_then(|n| n.parse().ok()).unwrap_or(1_000);
+    let file = Path::new(file).canonicalize().expect("the file exists");
+    let root = file.parent().unwrap();
+    let name = file.file_name().unwrap().to_str().unwrap();
+
+    let mut server = Command::new(binary)
+        .args(["--mcp", "--root"])
+        .arg(root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("agentread starts");
+    let session = {
+        let mut input = server.stdin.take().unwrap();
+        let mut output = BufReader::with_capacity(1 << 20, server.stdout.take().unwrap());
+        let mut line = String::new();
+        let mut ask = |request: &str, line: &mut String| {
+            input.write_all(request.as_bytes()).unwrap();
+            input.flush().unwrap();
+            line.clear();
+            output.read_line(line).unwrap();
+        };
+        ask(
+            "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"mcp_bench\",\"version\":\"1\"}}}\n",
+            &mut line,
+        );
+        let call = format!(
+            "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}}\n{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{{\"name\":\"read\",\"arguments\":{{\"path\":\"{name}\"}}}}}}\n"
+        );
+        ask(&call, &mut line);
+        assert!(
+            line.contains("\"isError\":false"),
+            "the read failed: {line}"
+        );
+        let call = call.split_once('\n').unwrap().1.to_string();
+        for _ in 0..500 {
+            ask(&call, &mut line);
+        }
+        let started = Instant::now();
+        for _ in 0..reads {
+            ask(&call, &mut line);
+        }
+        f64::from(reads) / started.elapsed().as_secs_f64()
+        // stdin closes here: the server ends.
+    };
+    server.wait().unwrap();
+
+    let arguments = format!("{{\"path\":\"{name}\"}}");
+    let spawn = || {
+        let status = Command::new(binary)
+            .arg("--root")
+            .arg(root)
+            .args(["--call", &arguments])
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+    };
+    for _ in 0..50 {
+        spawn();
+    }
+    let started = Instant::now();
+    for _ in 0..spawns {
+        spawn();
+    }
+    let spawned = f64::from(spawns) / started.elapsed().as_secs_f64();
+    println!(
+        "one MCP session: {session:.0} reads/s ({:.0} us a read, {reads} reads)",
+        1e6 / session
+    );
+    println!(
+        "one process a read: {spawned:.0} reads/s ({:.0} us a read, {spawns} reads)",
+        1e6 / spawned
+    );
+    println!("ratio: {:.1}x", session / spawned);
+}
