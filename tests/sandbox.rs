@@ -7,8 +7,6 @@ use std::os::unix::fs::{PermissionsExt, symlink};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use common::{Workspace, code, json_lines, stderr, stdout};
@@ -140,38 +138,23 @@ fn a_link_swapped_between_check_and_open_never_leads_out() {
     let root = ws.path().join("root");
     let secret = ws.path().join("outside/secret.txt");
     symlink("sub/inner.txt", root.join("race")).unwrap();
-    let stop = Arc::new(AtomicBool::new(false));
-    let swapper = {
-        let (root, stop) = (root.clone(), stop.clone());
-        std::thread::spawn(move || {
-            let mut flips = 0u64;
-            while !stop.load(Ordering::Relaxed) {
-                let target: &Path = if flips.is_multiple_of(2) {
-                    &secret
-                } else {
-                    Path::new("sub/inner.txt")
-                };
-                let _ = std::fs::remove_file(root.join("race.tmp"));
-                symlink(target, root.join("race.tmp")).unwrap();
-                std::fs::rename(root.join("race.tmp"), root.join("race")).unwrap();
-                flips += 1;
-            }
-            flips
-        })
-    };
     let (mut inside, mut refused) = (0, 0);
-    for _ in 0..300 {
-        let out = in_root(&ws, &["race", "--format", "json"]);
-        let text = stdout(&out);
-        assert!(!text.contains("SECRET"), "read outside the root: {text}");
-        match code(&out) {
-            0 => inside += 1,
-            4 => refused += 1,
-            other => assert!(other == 3, "unexpected exit {other}: {text}"),
-        }
-    }
-    stop.store(true, Ordering::Relaxed);
-    let flips = swapper.join().unwrap();
+    let flips = common::while_swapping_link(
+        &root.join("race"),
+        &secret,
+        Path::new("sub/inner.txt"),
+        300,
+        || {
+            let out = in_root(&ws, &["race", "--format", "json"]);
+            let text = stdout(&out);
+            assert!(!text.contains("SECRET"), "read outside the root: {text}");
+            match code(&out) {
+                0 => inside += 1,
+                4 => refused += 1,
+                other => assert!(other == 3, "unexpected exit {other}: {text}"),
+            }
+        },
+    );
     assert!(
         flips > 100,
         "the link was not swapped often enough ({flips})"

@@ -12,35 +12,38 @@ use common::{Workspace, stdout};
 use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
 use rustix::termios::{OptionalActions, OutputModes, tcgetattr, tcsetattr};
 
-/// Runs agentread with its stdout on a pseudo-terminal; returns what the terminal received.
-fn on_terminal(ws: &Workspace, args: &[&str], env: &[(&str, &str)]) -> String {
-    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
-    grantpt(&master).unwrap();
-    unlockpt(&master).unwrap();
-    let name = ptsname(&master, Vec::new()).unwrap();
-    let slave = File::options()
-        .read(true)
-        .write(true)
-        .open(name.to_str().unwrap())
-        .unwrap();
+/// Which standard stream of agentread is the pseudo-terminal.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stream {
+    Stdout,
+    Stderr,
+}
+
+/// Runs agentread with one stream on a pseudo-terminal (the other null); returns what
+/// the terminal received.
+fn terminal_run(ws: &Workspace, args: &[&str], env: &[(&str, &str)], stream: Stream) -> String {
+    let (mut master, slave) = pty();
     // No output processing: see the bytes as written, without "\n" -> "\r\n".
     let mut modes = tcgetattr(&slave).unwrap();
     modes.output_modes.remove(OutputModes::OPOST);
     tcsetattr(&slave, OptionalActions::Now, &modes).unwrap();
+    let (stdout, stderr) = match stream {
+        Stream::Stdout => (Stdio::from(slave), Stdio::null()),
+        Stream::Stderr => (Stdio::null(), Stdio::from(slave)),
+    };
     let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("agentread"));
     cmd.current_dir(ws.path())
         .args(args)
         .env_remove("NO_COLOR")
         .env_remove("AGENTREAD_ROOT")
         .stdin(Stdio::null())
-        .stdout(Stdio::from(slave))
-        .stderr(Stdio::null());
+        .stdout(stdout)
+        .stderr(stderr);
     for (key, value) in env {
         cmd.env(key, value);
     }
     let mut child = cmd.spawn().unwrap();
     drop(cmd); // closes our copy of the terminal's slave side
-    let mut master = File::from(master);
     let mut seen = Vec::new();
     let mut buf = [0u8; 4096];
     // The master reads EIO once the child has closed the slave side.
@@ -52,6 +55,16 @@ fn on_terminal(ws: &Workspace, args: &[&str], env: &[(&str, &str)]) -> String {
     }
     child.wait().unwrap();
     String::from_utf8(seen).unwrap()
+}
+
+/// Runs agentread with its stdout on a pseudo-terminal; returns what the terminal received.
+fn on_terminal(ws: &Workspace, args: &[&str], env: &[(&str, &str)]) -> String {
+    terminal_run(ws, args, env, Stream::Stdout)
+}
+
+/// Runs agentread with its stderr on a pseudo-terminal; returns what the terminal got.
+fn stderr_on_terminal(ws: &Workspace, args: &[&str]) -> String {
+    terminal_run(ws, args, &[], Stream::Stderr)
 }
 
 #[test]
@@ -167,33 +180,6 @@ fn one_ctrl_d_ends_standard_input_at_a_terminal() {
         .read_to_string(&mut out)
         .unwrap();
     assert_eq!(out, "   1 | typed line\n");
-}
-
-/// Runs agentread with its stderr on a pseudo-terminal; returns what the terminal got.
-fn stderr_on_terminal(ws: &Workspace, args: &[&str]) -> String {
-    let (mut master, slave) = pty();
-    let mut modes = tcgetattr(&slave).unwrap();
-    modes.output_modes.remove(OutputModes::OPOST);
-    tcsetattr(&slave, OptionalActions::Now, &modes).unwrap();
-    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("agentread"));
-    cmd.current_dir(ws.path())
-        .args(args)
-        .env_remove("AGENTREAD_ROOT")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::from(slave));
-    let mut child = cmd.spawn().unwrap();
-    drop(cmd);
-    let mut seen = Vec::new();
-    let mut buf = [0u8; 4096];
-    while let Ok(n) = master.read(&mut buf) {
-        if n == 0 {
-            break;
-        }
-        seen.extend_from_slice(&buf[..n]);
-    }
-    child.wait().unwrap();
-    String::from_utf8(seen).unwrap()
 }
 
 #[test]

@@ -114,3 +114,43 @@ pub fn release_binary() -> &'static PathBuf {
         target.join("release").join("agentread")
     })
 }
+
+/// Swaps the symlink `link` between the targets `a` and `b` (atomically, by renaming a
+/// fresh link over it) on another thread while `read` runs `runs` times; returns how
+/// many times the link was swapped.
+pub fn while_swapping_link(
+    link: &Path,
+    a: &Path,
+    b: &Path,
+    runs: usize,
+    mut read: impl FnMut(),
+) -> u64 {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = Arc::new(AtomicBool::new(false));
+    let swapper = {
+        let (link, a, b, stop) = (
+            link.to_path_buf(),
+            a.to_path_buf(),
+            b.to_path_buf(),
+            stop.clone(),
+        );
+        std::thread::spawn(move || {
+            let fresh = link.with_extension("swap");
+            let mut flips = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let target = if flips.is_multiple_of(2) { &a } else { &b };
+                let _ = std::fs::remove_file(&fresh);
+                std::os::unix::fs::symlink(target, &fresh).unwrap();
+                std::fs::rename(&fresh, &link).unwrap();
+                flips += 1;
+            }
+            flips
+        })
+    };
+    for _ in 0..runs {
+        read();
+    }
+    stop.store(true, Ordering::Relaxed);
+    swapper.join().unwrap()
+}
