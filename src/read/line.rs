@@ -135,10 +135,9 @@ impl LineCutter {
         while self.carry_len > 0 && !bytes.is_empty() {
             let held = self.carry_len;
             let take = (4 - held).min(bytes.len());
-            let mut joined = [0u8; 8];
-            joined[..held].copy_from_slice(&self.carry[..held]);
-            joined[held..held + take].copy_from_slice(&bytes[..take]);
-            match first_unit(&joined[..held + take]) {
+            let joined = Joined::of(&self.carry[..held], &bytes[..take]);
+            let joined = joined.as_slice();
+            match first_unit(joined) {
                 Unit::Char(len) => {
                     let text = std::str::from_utf8(&joined[..len]).unwrap_or(REPLACEMENT);
                     self.emit_str(text, out);
@@ -156,7 +155,7 @@ impl LineCutter {
                     }
                 }
                 Unit::Incomplete => {
-                    self.stash(&joined[..held + take]);
+                    self.stash(joined);
                     bytes = &bytes[take..];
                 }
             }
@@ -238,6 +237,29 @@ fn nth_char_offset(text: &str, n: u64) -> Option<usize> {
 }
 
 /// Splits off a trailing character that the next piece may complete (at most 3 bytes).
+/// The bytes of a character split between two reads, side by side: what was held from
+/// the first read, then the bytes of the next one that belong to it (at most 8 in all).
+/// The one place such a character is put back together.
+pub(crate) struct Joined {
+    bytes: [u8; 8],
+    len: usize,
+}
+
+impl Joined {
+    pub(crate) fn of(held: &[u8], next: &[u8]) -> Joined {
+        let mut bytes = [0u8; 8];
+        let len = (held.len() + next.len()).min(8);
+        let from_next = len - held.len().min(len);
+        bytes[..held.len().min(len)].copy_from_slice(&held[..held.len().min(len)]);
+        bytes[held.len().min(len)..len].copy_from_slice(&next[..from_next]);
+        Joined { bytes, len }
+    }
+
+    pub(crate) fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
 pub(crate) fn split_incomplete_tail(bytes: &[u8]) -> (&[u8], &[u8]) {
     let from = bytes.len().saturating_sub(3);
     for at in (from..bytes.len()).rev() {

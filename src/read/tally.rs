@@ -13,7 +13,7 @@ use memchr::{memchr, memchr_iter};
 
 use crate::read::buffer::AlignedBuf;
 use crate::read::endings::EndingsScan;
-use crate::read::line::{split_incomplete_tail, utf8_width};
+use crate::read::line::{Joined, split_incomplete_tail, utf8_width};
 
 /// When and how to count in parallel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -284,10 +284,8 @@ impl Meter {
             let held = self.carry.as_slice();
             let width = utf8_width(held[0]);
             let take = width.saturating_sub(held.len()).min(bytes.len());
-            let mut joined = [0u8; 4];
-            joined[..held.len()].copy_from_slice(held);
-            joined[held.len()..held.len() + take].copy_from_slice(&bytes[..take]);
-            let joined = &joined[..held.len() + take];
+            let joined = Joined::of(held, &bytes[..take]);
+            let joined = joined.as_slice();
             bytes = &bytes[take..];
             if joined.len() < width {
                 self.carry = Edge::of(joined);
@@ -326,11 +324,8 @@ pub fn measure_line(tally: &Tally, carry: &[u8]) -> Option<(Option<u64>, u64)> {
     let mut before_last: Option<u8> = None;
     for chunk in &tally.chunks {
         // A character split between two chunks must be whole once joined.
-        let (tail, head) = (pending.as_slice(), chunk.head.as_slice());
-        let mut joined = [0u8; 6];
-        joined[..tail.len()].copy_from_slice(tail);
-        joined[tail.len()..tail.len() + head.len()].copy_from_slice(head);
-        if std::str::from_utf8(&joined[..tail.len() + head.len()]).is_err() {
+        let joined = Joined::of(pending.as_slice(), chunk.head.as_slice());
+        if std::str::from_utf8(joined.as_slice()).is_err() {
             return None;
         }
         if !chunk.valid {
