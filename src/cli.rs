@@ -23,7 +23,12 @@ Examples:
   agentread --call '{\"path\":\"src/main.rs\",\"start_line\":501}'
   agentread src/                              a directory: its entries, paged
   some-command | agentread - -s 1000 -n 50    standard input
+  agentread src/main.rs:42 -C 5               lines 37-47: a compiler's reference, with context
+  rg -n 'fn main' | cut -d: -f1,2 | xargs agentread -C 3
+                                              every match of a search, with its context
+  agentread .env --deny-secrets               refused: ACCESS_DENIED, naming the glob
   agentread --tool-schema anthropic           the tool definition for an agent framework
+  agentread --mcp --root ~/project            serve the read tool to an MCP host
 
 Exit status: 0 success or partial, 1 INTERNAL, 2 INVALID_PARAM, 3 NOT_FOUND,
 4 ACCESS_DENIED, 5 PERMISSION_DENIED, 6 NOT_FILE, 7 BINARY_FILE,
