@@ -58,8 +58,15 @@ pub fn serve(settings: Settings, fixed: Option<Root>) -> Option<ErrorCode> {
     runtime.shutdown_background();
     match served {
         Ok(_) => None,
-        // The client left before the handshake ended: nothing to serve.
-        Err(e) if e.contains("closed") || e.contains("connection") => None,
+        // The client left (closed our stdin or stdout) before the handshake ended: as on
+        // the command line, a closed output ends the run quietly.
+        Err(e)
+            if ["closed", "connection", "Transport", "Broken pipe"]
+                .iter()
+                .any(|gone| e.contains(gone)) =>
+        {
+            None
+        }
         Err(e) => startup_failed(&e),
     }
 }

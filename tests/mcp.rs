@@ -689,3 +689,36 @@ fn a_small_read_is_not_queued_behind_large_ones_and_memory_stays_bounded() {
     );
     raw.finish();
 }
+
+#[test]
+fn a_client_that_closes_our_output_ends_the_server_quietly() {
+    let ws = workspace();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agentread"))
+        .arg("--mcp")
+        .current_dir(ws.path())
+        .env_remove("AGENTREAD_ROOT")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}"#)
+        .unwrap();
+    stdin.write_all(b"\n").unwrap();
+    stdin.flush().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
