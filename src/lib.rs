@@ -37,7 +37,6 @@ use crate::request::{DEFAULT_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS, R
 /// Runs agentread on `args` (the program name first) and returns the first failure, if
 /// any: the process's exit status is [`exit_status`] of it.
 pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
-    let format_hint = cli::format_hint(&args);
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -58,7 +57,8 @@ pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
             let cwd = cwd_against(None);
             return reject(
                 Error::invalid_param(message),
-                format_hint,
+                // Parsed again only now: the lenient parse costs as much as the first.
+                cli::format_hint(&args),
                 Map::new(),
                 cwd,
                 &usage,
@@ -66,7 +66,8 @@ pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
         }
     };
     if cli.mcp {
-        return mcp_mode(cli, format_hint);
+        let format = cli::answer_format(cli.format, cli.call.is_some());
+        return mcp_mode(cli, format);
     }
     if let Some(flavor) = cli.tool_schema {
         let definition = schema::definition(flavor);
