@@ -15,7 +15,7 @@ use rmcp::model::{
     JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
     ToolAnnotations,
 };
-use rmcp::service::{NotificationContext, RequestContext, RoleServer};
+use rmcp::service::{NotificationContext, RequestContext, RoleServer, ServerInitializeError};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
 use serde_json::Value;
 use tokio::sync::Mutex;
@@ -48,27 +48,22 @@ pub fn serve(settings: Settings, fixed: Option<Root>) -> Option<ErrorCode> {
         roots: Mutex::new(None),
     };
     let served = runtime.block_on(async {
-        let service = server
-            .serve(rmcp::transport::stdio_pipes())
-            .await
-            .map_err(|e| e.to_string())?;
-        service.waiting().await.map_err(|e| e.to_string())
+        let service = match server.serve(rmcp::transport::stdio_pipes()).await {
+            Ok(service) => service,
+            // The client left (closed our stdin or stdout) before the handshake ended:
+            // as on the command line, a closed output ends the run quietly.
+            Err(
+                ServerInitializeError::ConnectionClosed(_)
+                | ServerInitializeError::TransportError { .. }
+                | ServerInitializeError::Cancelled,
+            ) => return Ok(()),
+            Err(e) => return Err(e.to_string()),
+        };
+        service.waiting().await.map(drop).map_err(|e| e.to_string())
     });
     // Calls still reading when stdin closed have no one to answer to.
     runtime.shutdown_background();
-    match served {
-        Ok(_) => None,
-        // The client left (closed our stdin or stdout) before the handshake ended: as on
-        // the command line, a closed output ends the run quietly.
-        Err(e)
-            if ["closed", "connection", "Transport", "Broken pipe"]
-                .iter()
-                .any(|gone| e.contains(gone)) =>
-        {
-            None
-        }
-        Err(e) => startup_failed(&e),
-    }
+    served.err().and_then(|reason| startup_failed(&reason))
 }
 
 fn startup_failed(reason: &str) -> Option<ErrorCode> {
