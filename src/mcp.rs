@@ -71,6 +71,10 @@ fn startup_failed(reason: &str) -> Option<ErrorCode> {
     Some(ErrorCode::IoError)
 }
 
+/// How long the client's `roots/list` answer is awaited before the current directory
+/// serves instead (until the client says its roots changed).
+const ROOTS_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 struct Server {
     settings: Arc<Settings>,
     /// `--root` or `AGENTREAD_ROOT`: the only root, and the client is not asked.
@@ -116,7 +120,9 @@ impl Server {
             .peer_info()
             .is_some_and(|info| info.capabilities.roots.is_some());
         let mut found = Vec::new();
-        if client_has_roots && let Ok(listed) = peer.list_roots().await {
+        // A client that declares roots but never answers must not hang every call.
+        let asked = tokio::time::timeout(ROOTS_TIMEOUT, peer.list_roots());
+        if client_has_roots && let Ok(Ok(listed)) = asked.await {
             for root in listed.roots {
                 if let Some(dir) = file_uri_path(&root.uri)
                     && let Ok(root) = Root::open(Path::new(OsStr::from_bytes(&dir)), "root")

@@ -510,6 +510,11 @@ struct Raw {
 
 impl Raw {
     fn start(bin: &std::path::Path, ws: &Workspace, args: &[&str]) -> Raw {
+        Raw::start_with(bin, ws, args, "{}")
+    }
+
+    /// Starts the server and initialises it, declaring these client capabilities.
+    fn start_with(bin: &std::path::Path, ws: &Workspace, args: &[&str], capabilities: &str) -> Raw {
         let mut child = Command::new(bin)
             .arg("--mcp")
             .args(args)
@@ -527,7 +532,9 @@ impl Raw {
             stdin,
             stdout,
         };
-        raw.send(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#);
+        raw.send(&format!(
+            r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"2025-06-18","capabilities":{capabilities},"clientInfo":{{"name":"raw","version":"1"}}}}}}"#
+        ));
         let init = raw.receive();
         assert_eq!(init["result"]["serverInfo"]["name"], "agentread");
         raw.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
@@ -721,4 +728,27 @@ fn a_client_that_closes_our_output_ends_the_server_quietly() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[test]
+fn a_client_that_declares_roots_but_never_lists_them_does_not_hang_a_call() {
+    let ws = workspace();
+    let mut raw = Raw::start_with(
+        std::path::Path::new(env!("CARGO_BIN_EXE_agentread")),
+        &ws,
+        &[],
+        r#"{"roots":{"listChanged":true}}"#,
+    );
+    raw.read_call(7, json!({"path": "src/lib.rs"}));
+    // The server asks for the roots first; this client never answers.
+    let mut answer = raw.receive();
+    if answer["method"] == "roots/list" {
+        answer = raw.receive();
+    }
+    assert_eq!(answer["id"], 7);
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        "   1 | pub fn a() {}\n"
+    );
+    raw.finish();
 }
