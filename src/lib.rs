@@ -30,9 +30,8 @@ use crate::cli::{Cli, Format};
 use crate::error::Error;
 pub use crate::error::{ErrorCode, exit_status};
 use crate::outcome::Answer;
-use crate::read::window::{Start, WindowSpec};
 use crate::render::{Context, Printer};
-use crate::request::{DEFAULT_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS, Request};
+use crate::request::{DEFAULT_MAX_BYTES, Request};
 
 /// Runs agentread on `args` (the program name first) and returns the first failure, if
 /// any: the process's exit status is [`exit_status`] of it.
@@ -93,11 +92,7 @@ fn serve(request: &Request) -> Option<ErrorCode> {
     let no_color = std::env::var_os("NO_COLOR");
     let context = Context {
         format: request.format,
-        spec: WindowSpec {
-            max_bytes: request.settings.max_bytes,
-            numbers: request.settings.numbers,
-            ..default_spec()
-        },
+        max_bytes: request.settings.max_bytes,
         hint: request.hint,
         color: text && render::text::use_color(request.color, terminal, no_color.as_deref()),
         terminal: text && terminal,
@@ -170,7 +165,7 @@ fn reject(
     };
     let context = Context {
         format,
-        spec: default_spec(),
+        max_bytes: DEFAULT_MAX_BYTES,
         hint: true,
         color: false,
         terminal: false,
@@ -197,17 +192,6 @@ fn reject(
 pub fn internal_failure(args: &[OsString]) -> Option<ErrorCode> {
     let error = Error::internal("agentread failed unexpectedly; please report this as a bug.");
     reject(error, cli::format_hint(args), Map::new(), None, "")
-}
-
-pub(crate) fn default_spec() -> WindowSpec {
-    WindowSpec {
-        start: Start::Line(1),
-        limit: DEFAULT_LIMIT,
-        start_char: 1,
-        max_line_chars: DEFAULT_MAX_LINE_CHARS,
-        max_bytes: DEFAULT_MAX_BYTES,
-        numbers: read::numbers::NumberStyle::Pipe,
-    }
 }
 
 /// `context.cwd` for an answer given before the request was valid: relative to the root

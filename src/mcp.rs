@@ -268,11 +268,7 @@ fn result(answer: &Answer, settings: &Settings, root: Option<&Arc<Served>>) -> C
     let cwd = root.and_then(|r| r.cwd.clone());
     let context = |format| Context {
         format,
-        spec: crate::read::WindowSpec {
-            max_bytes: settings.max_bytes,
-            numbers: settings.numbers,
-            ..crate::default_spec()
-        },
+        max_bytes: settings.max_bytes,
         hint: true,
         color: false,
         terminal: false,

@@ -200,7 +200,7 @@ impl<'a> Envelope<'a> {
             }
         };
         let mut text = format!("{summary}\n(Took {}ms)", answer.time_ms);
-        for hint in hints::footer(success, &context.spec, Wording::Tool) {
+        for hint in hints::footer(success, context.max_bytes, Wording::Tool) {
             text.push('\n');
             text.push_str(&hint);
         }

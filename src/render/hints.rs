@@ -3,7 +3,7 @@
 //! (in JSON, for agents) says `start_line=501`.
 
 use crate::outcome::Success;
-use crate::read::window::{TruncatedBy, Window, WindowSpec};
+use crate::read::window::{TruncatedBy, Window};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Wording {
@@ -42,10 +42,11 @@ impl Wording {
 }
 
 /// The footer lines worth saying for this answer, in order.
-pub fn footer(success: &Success, spec: &WindowSpec, wording: Wording) -> Vec<String> {
+/// `max_bytes` is the byte budget a truncation footer names.
+pub fn footer(success: &Success, max_bytes: u64, wording: Wording) -> Vec<String> {
     match success {
         Success::Text(read) => {
-            let mut hints = window_hints(&read.window, spec, wording, "file", "lines");
+            let mut hints = window_hints(&read.window, max_bytes, wording, "file", "lines");
             if read.window.replaced() {
                 let mut hint = format!(
                     "[Bytes that are not valid {} are shown as U+FFFD.",
@@ -60,7 +61,7 @@ pub fn footer(success: &Success, spec: &WindowSpec, wording: Wording) -> Vec<Str
             hints
         }
         Success::Directory(listing) => {
-            window_hints(&listing.window, spec, wording, "directory", "entries")
+            window_hints(&listing.window, max_bytes, wording, "directory", "entries")
         }
         Success::Unchanged(unchanged) => vec![format!(
             "(unchanged since hash {})",
@@ -72,7 +73,7 @@ pub fn footer(success: &Success, spec: &WindowSpec, wording: Wording) -> Vec<Str
 
 fn window_hints(
     window: &Window,
-    spec: &WindowSpec,
+    max_bytes: u64,
     wording: Wording,
     kind: &str,
     unit: &str,
@@ -89,7 +90,7 @@ fn window_hints(
     let showing = wording.showing();
     if let Some(next) = window.next_start_line() {
         let why = match window.truncated_by {
-            Some(TruncatedBy::Bytes) => format!("Truncated at {} bytes", spec.max_bytes),
+            Some(TruncatedBy::Bytes) => format!("Truncated at {max_bytes} bytes"),
             _ => "Truncated".to_string(),
         };
         hints.push(format!(
@@ -101,7 +102,7 @@ fn window_hints(
         let dropped = window.tail_dropped;
         hints.push(format!(
             "[Truncated at {} bytes: {showing} the last {} {unit} ({first}-{last} of {total}). Use {}{} for the {dropped} before them.]",
-            spec.max_bytes,
+            max_bytes,
             window.lines_read(),
             wording.start_line(first - dropped),
             wording.limit(dropped),

@@ -10,13 +10,13 @@ use std::io::{self, Write};
 
 use crate::cli::Format;
 use crate::outcome::Answer;
-use crate::read::window::WindowSpec;
 
 /// What rendering needs besides the answer.
 #[derive(Debug, Clone)]
 pub struct Context {
     pub format: Format,
-    pub spec: WindowSpec,
+    /// `--max-bytes`, which a truncation footer names.
+    pub max_bytes: u64,
     /// Text mode prints a footer.
     pub hint: bool,
     pub color: bool,

@@ -59,7 +59,7 @@ pub fn write(
         write_content(out, window, context)?;
     }
     if context.hint {
-        let footer = hints::footer(success, &context.spec, Wording::Cli);
+        let footer = hints::footer(success, context.max_bytes, Wording::Cli);
         if shown && !footer.is_empty() {
             out.write_all(b"\n")?;
         }

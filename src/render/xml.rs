@@ -70,7 +70,7 @@ pub fn to_string(context: &Context, answer: &Answer) -> String {
         x.push_str("</entries>\n");
     }
     if let Ok(success) = &answer.result {
-        for hint in hints::footer(success, &context.spec, Wording::Cli) {
+        for hint in hints::footer(success, context.max_bytes, Wording::Cli) {
             let _ = writeln!(x, "<hint>{}</hint>", escape(&hint, false));
         }
     }
