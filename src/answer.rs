@@ -94,18 +94,7 @@ fn read_resolved(
                 mtime_ms: Some(mtime_ms(&stat)),
                 content_hash: None,
             };
-            let success = read_file(request, facts, &file, &spec, reference.map(|r| r.line))?;
-            match (reference, &success) {
-                // With -C, the window may begin before line N: N itself must exist.
-                (Some(r), Success::Text(read)) if r.line > read.window.total_lines => {
-                    let past = read::WindowError::StartLinePastEnd {
-                        start_line: r.line,
-                        total_lines: read.window.total_lines,
-                    };
-                    Err(read::past_the_end(&past, &read.facts.path, "line", "lines"))
-                }
-                _ => Ok(success),
-            }
+            read_file(request, facts, &file, &spec, reference.map(|r| r.line))
         }
         Opened::Directory { fd } => {
             let stat = rustix::fs::fstat(&fd).ok();
@@ -241,18 +230,20 @@ fn read_text<R: Read>(
             )
         }
         ReadError::Io(err) => Error::read_failed(path, &err),
-        // With -C the window may start before line N: past the end is said of N.
         ReadError::Window(read::WindowError::StartLinePastEnd { total_lines, .. })
             if asked_line.is_some() =>
         {
-            let err = read::WindowError::StartLinePastEnd {
-                start_line: asked_line.unwrap_or_default(),
-                total_lines,
-            };
-            read::past_the_end(&err, path, "line", "lines")
+            past_line(asked_line.unwrap_or_default(), total_lines, path)
         }
         ReadError::Window(err) => read::past_the_end(&err, path, "line", "lines"),
     })?;
+    // The line a `PATH:N` target names must exist; with -C the window may begin before
+    // it (and even reach the end) while N lies past the end: either way it is said of N.
+    if let Some(line) = asked_line
+        && line > read.window.total_lines
+    {
+        return Err(past_line(line, read.window.total_lines, path));
+    }
     facts.content_hash = read.content_hash;
     if is_stream {
         facts.size_bytes = read.bytes_read;
@@ -267,6 +258,15 @@ fn read_text<R: Read>(
         bom: read.bom,
         suggested_encoding: read.suggested_encoding,
     }))
+}
+
+/// `start_line N is past the end …`, for the line a target asked for.
+fn past_line(start_line: u64, total_lines: u64, path: &str) -> Error {
+    let past = read::WindowError::StartLinePastEnd {
+        start_line,
+        total_lines,
+    };
+    read::past_the_end(&past, path, "line", "lines")
 }
 
 /// Pages a directory's entries like the lines of a file.
