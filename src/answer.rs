@@ -110,19 +110,16 @@ fn read_resolved(
     }
 }
 
-/// The deny policy, against the path as asked, every link followed and the file opened.
+/// The deny policy, against the path as asked, every link followed and the file opened
+/// (`passed`, as the sandbox walked them).
 fn check_deny(request: &Request, display: &str, passed: &[Vec<u8>]) -> Result<(), Error> {
-    let deny = &request.settings.deny;
-    if deny.is_empty() {
-        return Ok(());
-    }
-    let asked = std::iter::once(
-        names::unescape(display.as_bytes()).unwrap_or_else(|| display.as_bytes().to_vec()),
-    );
-    for path in asked.chain(passed.iter().cloned()) {
-        if let Some(pattern) = deny.denying(Path::new(OsStr::from_bytes(&path))) {
-            let matched = names::text_of(&path);
-            return Err(Error::denied(display, &matched, &pattern));
+    for path in passed {
+        if let Some(pattern) = request
+            .settings
+            .deny
+            .denying(Path::new(OsStr::from_bytes(path)))
+        {
+            return Err(Error::denied(display, &names::text_of(path), &pattern));
         }
     }
     Ok(())

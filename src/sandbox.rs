@@ -50,8 +50,8 @@ pub struct Resolved {
     /// The path of what was opened, relative to the root, links resolved.
     pub real: String,
     pub opened: Opened,
-    /// The root-relative paths of what was opened and of every link followed on the way
-    /// (for the deny policy), as bytes.
+    /// The root-relative paths of the path as asked (cleaned), of every link followed on
+    /// the way and of what was opened (for the deny policy), as bytes.
     pub passed: Vec<Vec<u8>>,
 }
 
@@ -115,8 +115,8 @@ impl Root {
 
     /// Resolves and opens `input`: a file for reading, or a directory for listing.
     pub fn resolve(&self, input: &OsStr) -> Result<Resolved, Error> {
-        let (display, parts) = self.prepare(input)?;
-        let mut passed = Vec::new();
+        let (display, asked, parts) = self.prepare(input)?;
+        let mut passed = vec![asked];
         match self.walk(parts, &display, true, &mut passed)? {
             // A trailing slash asks for a directory, as it does in the shell.
             (_, Leaf::Opened(Opened::File { .. })) if input.as_bytes().ends_with(b"/") => {
@@ -138,7 +138,7 @@ impl Root {
     /// The kind of thing `input` leads to without opening it, or None when it cannot be
     /// followed inside the root.
     pub fn kind_of(&self, input: &OsStr) -> Option<Kind> {
-        let (display, parts) = self.prepare(input).ok()?;
+        let (display, _, parts) = self.prepare(input).ok()?;
         match self.walk(parts, &display, false, &mut Vec::new()).ok()? {
             (_, Leaf::Kind(kind)) => Some(kind),
             (_, Leaf::Opened(_)) => None,
@@ -163,7 +163,8 @@ impl Root {
     }
 
     /// Checks the input and turns it into the components to walk from the root.
-    fn prepare(&self, input: &OsStr) -> Result<(String, Vec<Vec<u8>>), Error> {
+    /// Returns how it prints, its cleaned root-relative bytes, and its components.
+    fn prepare(&self, input: &OsStr) -> Result<(String, Vec<u8>, Vec<Vec<u8>>), Error> {
         let bytes = input.as_bytes();
         if bytes.is_empty() {
             return Err(Error::invalid_param("The path is empty."));
@@ -179,7 +180,8 @@ impl Root {
         } else {
             bytes.to_vec()
         };
-        Ok((display_path(&relative), components(&relative)))
+        let cleaned = clean_path(&relative);
+        Ok((names::text_of(&cleaned), cleaned, components(&relative)))
     }
 
     /// An absolute path inside the root, as components relative to it.
@@ -442,6 +444,11 @@ fn components(path: &[u8]) -> Vec<Vec<u8>> {
 /// The path as the user asked for it, relative to the root, with `.`, empty components and
 /// `..` after a name removed. Leading `..` stay: they say the path leaves the root.
 pub fn display_path(relative: &[u8]) -> String {
+    names::text_of(&clean_path(relative))
+}
+
+/// [`display_path`]'s cleaning, on bytes.
+fn clean_path(relative: &[u8]) -> Vec<u8> {
     let mut out: Vec<&[u8]> = Vec::new();
     for part in relative.split(|&b| b == b'/') {
         match part {
@@ -453,9 +460,9 @@ pub fn display_path(relative: &[u8]) -> String {
         }
     }
     if out.is_empty() {
-        return ".".to_string();
+        return b".".to_vec();
     }
-    names::text_of(&out.join(&b'/'))
+    out.join(&b'/')
 }
 
 fn lexical_clean(path: &Path) -> PathBuf {
