@@ -55,6 +55,14 @@ pub struct Resolved {
     pub passed: Vec<Vec<u8>>,
 }
 
+/// A path checked and split, ready to walk.
+struct Prepared {
+    display: String,
+    /// Root-relative, `.`, `//` and inner `..` removed.
+    cleaned: Vec<u8>,
+    parts: Vec<Vec<u8>>,
+}
+
 /// Where a walk ended.
 #[derive(Debug)]
 enum Leaf {
@@ -115,8 +123,12 @@ impl Root {
 
     /// Resolves and opens `input`: a file for reading, or a directory for listing.
     pub fn resolve(&self, input: &OsStr) -> Result<Resolved, Error> {
-        let (display, asked, parts) = self.prepare(input)?;
-        let mut passed = vec![asked];
+        let Prepared {
+            display,
+            cleaned,
+            parts,
+        } = self.prepare(input)?;
+        let mut passed = vec![cleaned];
         match self.walk(parts, &display, true, &mut passed)? {
             // A trailing slash asks for a directory, as it does in the shell.
             (_, Leaf::Opened(Opened::File { .. })) if input.as_bytes().ends_with(b"/") => {
@@ -138,7 +150,7 @@ impl Root {
     /// The kind of thing `input` leads to without opening it, or None when it cannot be
     /// followed inside the root.
     pub fn kind_of(&self, input: &OsStr) -> Option<Kind> {
-        let (display, _, parts) = self.prepare(input).ok()?;
+        let Prepared { display, parts, .. } = self.prepare(input).ok()?;
         match self.walk(parts, &display, false, &mut Vec::new()).ok()? {
             (_, Leaf::Kind(kind)) => Some(kind),
             (_, Leaf::Opened(_)) => None,
@@ -164,7 +176,7 @@ impl Root {
 
     /// Checks the input and turns it into the components to walk from the root.
     /// Returns how it prints, its cleaned root-relative bytes, and its components.
-    fn prepare(&self, input: &OsStr) -> Result<(String, Vec<u8>, Vec<Vec<u8>>), Error> {
+    fn prepare(&self, input: &OsStr) -> Result<Prepared, Error> {
         let bytes = input.as_bytes();
         if bytes.is_empty() {
             return Err(Error::invalid_param("The path is empty."));
@@ -181,7 +193,11 @@ impl Root {
             bytes.to_vec()
         };
         let cleaned = clean_path(&relative);
-        Ok((names::text_of(&cleaned), cleaned, components(&relative)))
+        Ok(Prepared {
+            display: names::text_of(&cleaned),
+            parts: components(&relative),
+            cleaned,
+        })
     }
 
     /// An absolute path inside the root, as components relative to it.
