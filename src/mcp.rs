@@ -203,9 +203,11 @@ impl ServerHandler for Server {
 
 /// The `read` tool: the definition `--tool-schema` prints, with its hints.
 fn read_tool() -> Tool {
-    let Value::Object(schema) = schema::parameters() else {
-        unreachable!("the parameters' schema is an object")
-    };
+    // The parameters' schema is an object: `--tool-schema` prints the same one.
+    let schema = schema::parameters()
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
     Tool::new(schema::TOOL_NAME, schema::TOOL_DESCRIPTION, schema).with_annotations(
         ToolAnnotations::new()
             .read_only(true)

@@ -47,7 +47,8 @@ pub fn to_string(context: &Context, answer: &Answer) -> String {
         x.push_str("</error>\n");
         return x;
     }
-    let data = envelope["data"].as_object().cloned().unwrap_or_default();
+    let empty = Map::new();
+    let data = envelope["data"].as_object().unwrap_or(&empty);
     let kind = data.get("type").map(scalar).unwrap_or_default();
     let _ = writeln!(x, "<{kind}>");
     let _ = writeln!(
@@ -75,7 +76,7 @@ pub fn to_string(context: &Context, answer: &Answer) -> String {
         }
     }
     x.push_str("<stats");
-    attributes(&mut x, &data, &["type", "path", "content", "entries"]);
+    attributes(&mut x, data, &["type", "path", "content", "entries"]);
     if let Some(stats) = envelope["stats"].as_object() {
         attributes(&mut x, stats, &[]);
     }
