@@ -816,6 +816,40 @@ mod tests {
     use super::*;
 
     #[test]
+    fn line_references_are_split_from_the_path() {
+        let r = |line, end| Some(LineRef { line, end });
+        let split = |p: &str| line_ref(p.as_bytes()).map(|(f, r)| (f.to_vec(), r));
+        assert_eq!(
+            split("a.rs:12"),
+            Some((b"a.rs".to_vec(), r(12, None).unwrap()))
+        );
+        assert_eq!(
+            split("a.rs:12:7"),
+            Some((b"a.rs".to_vec(), r(12, None).unwrap()))
+        );
+        assert_eq!(
+            split("a.rs:3-9"),
+            Some((b"a.rs".to_vec(), r(3, Some(9)).unwrap()))
+        );
+        // A colon inside the path stays in it; only the last part is the reference.
+        assert_eq!(
+            split("x:y.rs:4"),
+            Some((b"x:y.rs".to_vec(), r(4, None).unwrap()))
+        );
+        // The last part decides: here `:4` after a path that ends in `:2-3`.
+        assert_eq!(
+            split("a.rs:2-3:4"),
+            Some((b"a.rs:2-3".to_vec(), r(4, None).unwrap()))
+        );
+        // Not references: no path, no number, zero, signs, an open range.
+        for no in [
+            ":5", "a.rs:", "a.rs:0", "a.rs:+5", "a.rs:x", "a.rs:1-", "a.rs:-2", "a.rs",
+        ] {
+            assert_eq!(split(no), None, "{no}");
+        }
+    }
+
+    #[test]
     fn sizes_use_binary_and_decimal_units_in_any_case() {
         assert_eq!(parse_size("100"), Some(100));
         assert_eq!(parse_size("1k"), Some(1024));

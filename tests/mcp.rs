@@ -356,6 +356,29 @@ async fn a_fixed_root_wins_over_the_clients_roots() {
 }
 
 #[tokio::test]
+async fn agentread_root_in_the_environment_is_a_fixed_root_too() {
+    let ws = workspace();
+    let other = Workspace::new();
+    let client = RootsClient::default();
+    *client.roots.lock().unwrap() = vec![format!("file://{}", other.path().display())];
+    let mut cmd = server_command(&ws, &[]);
+    cmd.env("AGENTREAD_ROOT", ws.path().join("src"));
+    let service = client
+        .clone()
+        .serve(TokioChildProcess::new(cmd).unwrap())
+        .await
+        .expect("initialize");
+    let r = call(&service, json!({"path": "lib.rs"})).await;
+    assert_eq!(text_of(&r, 0), "   1 | pub fn a() {}\n");
+    let r = call(&service, json!({"path": "../long.txt"})).await;
+    assert_eq!(
+        r.structured_content.unwrap()["error"]["code"],
+        "ACCESS_DENIED"
+    );
+    service.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn without_roots_the_current_directory_is_the_root() {
     let ws = workspace();
     let client = plain_client(&ws, &[]).await;
