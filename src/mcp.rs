@@ -24,7 +24,7 @@ use crate::cli::Format;
 use crate::error::{Error, ErrorCode};
 use crate::outcome::{Answer, Success};
 use crate::render::{self, Context, Printer};
-use crate::request::{Request, Settings};
+use crate::request::{CALL_PARAMETERS, Request, Settings};
 use crate::sandbox::Root;
 use crate::{answer, names, schema};
 
@@ -225,15 +225,16 @@ fn read(
     roots: &[Arc<Served>],
     started: Instant,
 ) -> CallToolResult {
-    let path = ["path", "file_path", "filePath"]
+    // The path under any of its names (the first row of the accepted parameters).
+    let path = CALL_PARAMETERS[0]
         .iter()
         .find_map(|key| arguments.get(*key).and_then(Value::as_str));
-    let root = match path {
-        Some(p) if p.starts_with('/') => roots
-            .iter()
-            .find(|r| r.root.holds(p.as_bytes()))
-            .unwrap_or(&roots[0]),
-        _ => &roots[0],
+    let holds =
+        |r: &&Arc<Served>| path.is_some_and(|p| p.starts_with('/') && r.root.holds(p.as_bytes()));
+    // `roots` always holds one root at least (the current directory when nothing else).
+    let Some(root) = roots.iter().find(holds).or(roots.first()) else {
+        let error = Error::internal("No root to answer in.");
+        return failed(arguments, error, started, &settings);
     };
     let request = match Request::from_tool_call(arguments, settings.clone(), root.root.clone()) {
         Ok(request) => request,
