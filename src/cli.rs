@@ -202,18 +202,33 @@ pub fn answer_format(format: Option<Format>, call: bool) -> Format {
     format.unwrap_or(if call { Format::Json } else { Format::Text })
 }
 
-/// The format to answer in when the arguments cannot be parsed: clap parses them again,
-/// ignoring errors, for a valid `--format` and for `--call`.
+/// The format to answer in when the arguments cannot be parsed: the last valid
+/// `--format` of the raw arguments, else json for `--call`, else text.
+///
+/// A walk of its own, not clap's `ignore_errors`: clap stops at the first bad argument,
+/// so `a.txt --bogus -f json` would answer in text, against SPEC §6.
 pub fn format_hint(args: &[OsString]) -> Format {
-    use clap::CommandFactory;
-    let Ok(matches) = Cli::command()
-        .ignore_errors(true)
-        .try_get_matches_from(args)
-    else {
-        return Format::Text;
-    };
-    let format = matches.get_one::<Format>("format").copied();
-    let call = matches.get_one::<String>("call").is_some();
+    let mut format = None;
+    let mut call = false;
+    let mut args = args.iter().skip(1).map(|a| a.to_string_lossy());
+    while let Some(arg) = args.next() {
+        if arg == "--" {
+            break;
+        }
+        let value = if arg == "--format" || arg == "-f" {
+            args.next().map(|v| v.into_owned())
+        } else if let Some(v) = arg.strip_prefix("--format=") {
+            Some(v.to_string())
+        } else if let Some(v) = arg.strip_prefix("-f").filter(|v| !v.is_empty()) {
+            Some(v.strip_prefix('=').unwrap_or(v).to_string())
+        } else {
+            call |= arg == "--call" || arg.starts_with("--call=");
+            None
+        };
+        if let Some(parsed) = value.and_then(|v| Format::from_str(&v, false).ok()) {
+            format = Some(parsed);
+        }
+    }
     answer_format(format, call)
 }
 
@@ -325,5 +340,11 @@ mod tests {
         assert_eq!(hint(&["--call", "{}", "-f", "text"]), Format::Text);
         assert_eq!(hint(&["--format", "yaml"]), Format::Text);
         assert_eq!(hint(&["--", "--format", "json"]), Format::Text);
+        // After the bad argument too: clap's lenient parse would stop at it.
+        assert_eq!(hint(&["a", "--bogus", "-f", "json"]), Format::Json);
+        assert_eq!(
+            hint(&["--numbers", "roman", "a", "--format=xml"]),
+            Format::Xml
+        );
     }
 }

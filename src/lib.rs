@@ -56,7 +56,7 @@ pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
             let cwd = cwd_against(None);
             return reject(
                 Error::invalid_param(message),
-                // Parsed again only now: the lenient parse costs as much as the first.
+                // The raw arguments are walked for the format only when parsing failed.
                 cli::format_hint(&args),
                 Map::new(),
                 cwd,

@@ -187,3 +187,43 @@ fn a_root_that_is_not_a_directory_is_invalid_param_without_echoing_absolute_path
     // A file is not a root either.
     assert_eq!(code(&ws.run(&["a.txt", "--root", "a.txt"])), 2);
 }
+
+#[test]
+fn clap_errors_become_one_sentence_with_clap_s_facts() {
+    let ws = Workspace::new();
+    ws.file("a.txt", "a\n");
+    let message = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--format", "json"]);
+        let out = ws.run(&all);
+        assert_eq!(code(&out), 2, "{args:?}");
+        json_lines(&out)[0]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        message(&["a.txt", "--colr", "never"]),
+        "Unexpected argument '--colr' found. Did you mean '--color'?"
+    );
+    assert_eq!(
+        message(&["a.txt", "--numbers", "roman"]),
+        "Invalid value 'roman' for '--numbers <S>' [possible values: pipe, tab, colon, none]."
+    );
+    assert_eq!(
+        message(&["a.txt", "--limit"]),
+        "A value is required for '--limit <N>' but none was supplied."
+    );
+    // The format asked for holds even after the bad argument (SPEC §6).
+    let out = ws.run(&["a.txt", "--bogus", "-f", "xml"]);
+    let xml = stdout(&out);
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    assert_eq!(doc.root_element().attribute("code"), Some("INVALID_PARAM"));
+    assert_eq!(stderr(&out), "");
+    // Text mode adds clap's tips and the usage under the sentence.
+    let out = ws.run(&["a.txt", "--bogus"]);
+    assert_eq!(
+        stderr(&out),
+        "agentread: INVALID_PARAM: Unexpected argument '--bogus' found.\n  tip: to pass '--bogus' as a value, use '-- --bogus'\n\nUsage: agentread [OPTIONS] [PATH]...\n\nFor more information, try '--help'.\n"
+    );
+}
