@@ -775,3 +775,20 @@ fn a_client_that_declares_roots_but_never_lists_them_does_not_hang_a_call() {
     );
     raw.finish();
 }
+
+#[tokio::test]
+async fn max_file_size_is_checked_before_an_image_is_recognised() {
+    let ws = workspace();
+    images(&ws);
+    let client = plain_client(&ws, &["--max-file-size", "16"]).await;
+    let r = call(&client, json!({"path": "pics/logo.png"})).await;
+    let v = r.structured_content.unwrap();
+    assert_eq!(v["error"]["code"], "SIZE_LIMIT_EXCEEDED");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--max-file-size 16")
+    );
+    client.cancel().await.unwrap();
+}
