@@ -28,6 +28,8 @@ use crate::request::{CALL_PARAMETERS, Request, Settings};
 use crate::sandbox::Root;
 use crate::{answer, names, schema};
 
+mod transport;
+
 /// Serves until standard input closes; the first failure is one of starting up.
 pub fn serve(settings: Settings, fixed: Option<Root>) -> Option<ErrorCode> {
     // One thread serves the protocol, which only moves small messages; reads run on
@@ -48,7 +50,7 @@ pub fn serve(settings: Settings, fixed: Option<Root>) -> Option<ErrorCode> {
         roots: Mutex::new(None),
     };
     let served = runtime.block_on(async {
-        let service = match server.serve(rmcp::transport::stdio_pipes()).await {
+        let service = match server.serve(transport::Stdio::new()).await {
             Ok(service) => service,
             // The client left (closed our stdin or stdout) before the handshake ended:
             // as on the command line, a closed output ends the run quietly.
@@ -178,10 +180,13 @@ impl ServerHandler for Server {
         let arguments = request.arguments.unwrap_or_default();
         let settings = self.settings.clone();
         let result = match self.roots(&context.peer).await {
+            Ok(roots) if reads_quickly(&arguments, &roots) => {
+                read(&arguments, settings, &roots, started)
+            }
             Ok(roots) => {
                 let call = arguments.clone();
-                // Reads block: they run off the runtime's threads, so that a small read
-                // is never queued behind a large one.
+                // Other reads block: they run off the runtime's thread, so that a small
+                // read is never queued behind a large one.
                 tokio::task::spawn_blocking(move || read(&call, settings, &roots, started))
                     .await
                     .unwrap_or_else(|_| {
@@ -217,6 +222,36 @@ fn read_tool() -> Tool {
     )
 }
 
+/// Files up to this size are read on the protocol's thread: that takes a few dozen
+/// microseconds, less than handing the call to another thread and back.
+const QUICK_READ: u64 = 256 * 1024;
+
+/// Whether the call reads a regular file of at most `QUICK_READ` bytes (by one `stat`;
+/// a file that grows in between is still read whole, and correctly, only not elsewhere).
+fn reads_quickly(arguments: &JsonObject, roots: &[Arc<Served>]) -> bool {
+    let (path, root) = (path_of(arguments), root_for(arguments, roots));
+    let size = path
+        .zip(root)
+        .and_then(|(p, r)| r.root.regular_size(OsStr::new(p)));
+    size.is_some_and(|size| size <= QUICK_READ)
+}
+
+/// The path under any of its names (the first row of the accepted parameters).
+fn path_of(arguments: &JsonObject) -> Option<&str> {
+    CALL_PARAMETERS[0]
+        .iter()
+        .find_map(|key| arguments.get(*key).and_then(Value::as_str))
+}
+
+/// The root a call is answered in: the one that holds an absolute path, else the first
+/// (`roots` holds one root at least: the current directory when nothing else).
+fn root_for<'a>(arguments: &JsonObject, roots: &'a [Arc<Served>]) -> Option<&'a Arc<Served>> {
+    let path = path_of(arguments);
+    let holds =
+        |r: &&Arc<Served>| path.is_some_and(|p| p.starts_with('/') && r.root.holds(p.as_bytes()));
+    roots.iter().find(holds).or(roots.first())
+}
+
 /// Answers one call inside the roots: a relative path against the first, an absolute
 /// one against the root that holds it.
 fn read(
@@ -225,14 +260,7 @@ fn read(
     roots: &[Arc<Served>],
     started: Instant,
 ) -> CallToolResult {
-    // The path under any of its names (the first row of the accepted parameters).
-    let path = CALL_PARAMETERS[0]
-        .iter()
-        .find_map(|key| arguments.get(*key).and_then(Value::as_str));
-    let holds =
-        |r: &&Arc<Served>| path.is_some_and(|p| p.starts_with('/') && r.root.holds(p.as_bytes()));
-    // `roots` always holds one root at least (the current directory when nothing else).
-    let Some(root) = roots.iter().find(holds).or(roots.first()) else {
+    let Some(root) = root_for(arguments, roots) else {
         let error = Error::internal("No root to answer in.");
         return failed(arguments, error, started, &settings);
     };

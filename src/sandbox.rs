@@ -162,6 +162,23 @@ impl Root {
         self.strip_root(absolute).is_some()
     }
 
+    /// The size of the regular file `input` names inside the root, looked up with one
+    /// `stat` and none of the sandbox's checks: only to choose where a read runs, never
+    /// what it answers. None for anything else, or a path outside the root.
+    pub fn regular_size(&self, input: &OsStr) -> Option<u64> {
+        let bytes = input.as_bytes();
+        let rest = match bytes.starts_with(b"/") {
+            true => self.strip_root(bytes)?,
+            false => bytes.to_vec(),
+        };
+        let stat = match rest.is_empty() {
+            true => return None,
+            false => rustix::fs::statat(&self.fd, rest.as_slice(), AtFlags::empty()).ok()?,
+        };
+        (FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile)
+            .then_some(stat.st_size as u64)
+    }
+
     /// How `input` prints: relative to the root, cleaned; never an absolute path.
     pub fn display_of(&self, input: &OsStr) -> String {
         let bytes = input.as_bytes();

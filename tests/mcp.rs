@@ -633,6 +633,15 @@ fn malformed_lines_and_unknown_methods_do_not_stop_the_server() {
     let v = raw.receive();
     assert_eq!(v["id"], 3);
     assert!(v["error"]["message"].as_str().unwrap().contains("'read'"));
+    // JSON, but no JSON-RPC message: an Invalid Request error, on a line of its own,
+    // and the server goes on.
+    raw.send(r#"{"jsonrpc":"2.0","id":4,"params":[1,2]}"#);
+    let v = raw.receive();
+    assert_eq!(v["error"]["code"], -32600);
+    raw.read_call(5, json!({"path": "ctrl.txt"}));
+    let v = raw.receive();
+    assert_eq!(v["id"], 5);
+    assert_eq!(v["result"]["isError"], false);
     raw.finish();
 }
 
