@@ -244,7 +244,7 @@ fn forward<R: Read>(
 
     let mut window = Window::empty(start);
     // Room for a typical window at once: grown line by line, it was copied several times.
-    window.content.reserve(budget(spec).min(64 * 1024));
+    window.content.reserve(budget(spec).min(16 * 1024));
     window.lines.reserve(spec.limit.min(256) as usize);
     let mut renderer = Renderer::new(spec);
     let mut rejected = false;
