@@ -32,10 +32,10 @@ mod transport;
 
 /// Serves until standard input closes; the first failure is one of starting up.
 pub fn serve(settings: Settings, fixed: Option<Root>) -> Option<ErrorCode> {
-    // One thread serves the protocol, which only moves small messages; reads run on
-    // blocking threads (each holds at most a few hundred KiB), so they never wait for
-    // one another. (The multi-thread scheduler would also link libm into every start
-    // of the command line, for its statistics.)
+    // One thread serves the protocol and reads small files (see `QUICK_READ`); other
+    // reads run on blocking threads (each holds at most a few hundred KiB), so they
+    // never wait for one another. (The multi-thread scheduler would also link libm into
+    // every start of the command line, for its statistics.)
     let runtime = tokio::runtime::Builder::new_current_thread()
         .max_blocking_threads(32)
         .enable_all()
