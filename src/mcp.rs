@@ -180,22 +180,28 @@ impl ServerHandler for Server {
         let arguments = request.arguments.unwrap_or_default();
         let settings = self.settings.clone();
         let result = match self.roots(&context.peer).await {
-            Ok(roots) if reads_quickly(&arguments, &roots) => {
-                read(&arguments, settings, &roots, started)
-            }
-            Ok(roots) => {
-                let call = arguments.clone();
-                // Other reads block: they run off the runtime's thread, so that a small
-                // read is never queued behind a large one.
-                tokio::task::spawn_blocking(move || read(&call, settings, &roots, started))
-                    .await
-                    .unwrap_or_else(|_| {
-                        let error = Error::internal(
-                            "agentread failed unexpectedly; please report this as a bug.",
-                        );
-                        failed(&arguments, error, started, &self.settings)
-                    })
-            }
+            Ok(roots) => match root_for(&arguments, &roots).cloned() {
+                Some(root) if reads_quickly(&arguments, &root) => {
+                    read(&arguments, settings, &root, started)
+                }
+                Some(root) => {
+                    let call = arguments.clone();
+                    // Other reads block: they run off the runtime's thread, so that a
+                    // small read is never queued behind a large one.
+                    tokio::task::spawn_blocking(move || read(&call, settings, &root, started))
+                        .await
+                        .unwrap_or_else(|_| {
+                            let error = Error::internal(
+                                "agentread failed unexpectedly; please report this as a bug.",
+                            );
+                            failed(&arguments, error, started, &self.settings)
+                        })
+                }
+                None => {
+                    let error = Error::internal("No root to answer in.");
+                    failed(&arguments, error, started, &self.settings)
+                }
+            },
             Err(error) => failed(&arguments, error, started, &self.settings),
         };
         Ok(result.into())
@@ -228,11 +234,8 @@ const QUICK_READ: u64 = 256 * 1024;
 
 /// Whether the call reads a regular file of at most `QUICK_READ` bytes (by one `stat`;
 /// a file that grows in between is still read whole, and correctly, only not elsewhere).
-fn reads_quickly(arguments: &JsonObject, roots: &[Arc<Served>]) -> bool {
-    let (path, root) = (path_of(arguments), root_for(arguments, roots));
-    let size = path
-        .zip(root)
-        .and_then(|(p, r)| r.root.regular_size(OsStr::new(p)));
+fn reads_quickly(arguments: &JsonObject, root: &Served) -> bool {
+    let size = path_of(arguments).and_then(|p| root.root.regular_size(OsStr::new(p)));
     size.is_some_and(|size| size <= QUICK_READ)
 }
 
@@ -252,18 +255,13 @@ fn root_for<'a>(arguments: &JsonObject, roots: &'a [Arc<Served>]) -> Option<&'a 
     roots.iter().find(holds).or(roots.first())
 }
 
-/// Answers one call inside the roots: a relative path against the first, an absolute
-/// one against the root that holds it.
+/// Answers one call in `root` (see [`root_for`]).
 fn read(
     arguments: &JsonObject,
     settings: Arc<Settings>,
-    roots: &[Arc<Served>],
+    root: &Arc<Served>,
     started: Instant,
 ) -> CallToolResult {
-    let Some(root) = root_for(arguments, roots) else {
-        let error = Error::internal("No root to answer in.");
-        return failed(arguments, error, started, &settings);
-    };
     let request = match Request::from_tool_call(arguments, settings.clone(), root.root.clone()) {
         Ok(request) => request,
         Err(error) => {
