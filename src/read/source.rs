@@ -230,6 +230,29 @@ impl<'f, R: Read> LineSource<'f, R> {
         Ok(newlines + u64::from(any && self.ends_inside_a_line()))
     }
 
+    /// The common case of [`LineSource::next_line`], taken whole: when the next line ends
+    /// inside the buffer, is valid UTF-8 and has at most `max_chars` bytes of text (so no
+    /// cut can apply), appends its text to `out` and returns its length in characters.
+    /// None, with nothing consumed or written, sends the line through the cutter instead.
+    pub fn next_whole_line(&mut self, max_chars: u64, out: &mut Vec<u8>) -> Option<u64> {
+        let avail = &self.buf[self.pos..self.filled];
+        let at = memchr(b'\n', avail)?;
+        let text = match avail[..at].split_last() {
+            Some((b'\r', text)) => text,
+            _ => &avail[..at],
+        };
+        if text.len() as u64 > max_chars {
+            return None;
+        }
+        let chars = match text.is_ascii() {
+            true => text.len(),
+            false => bytecount::num_chars(simdutf8::basic::from_utf8(text).ok()?.as_bytes()),
+        };
+        out.extend_from_slice(text);
+        self.consume(at + 1);
+        Some(chars as u64)
+    }
+
     /// Feeds the next line's text to `cutter`, without its `\n` or CRLF.
     /// A lone `\r` is text, also at the end of the input.
     pub fn next_line(&mut self, cutter: &mut LineCutter, out: &mut Vec<u8>) -> io::Result<()> {

@@ -362,9 +362,21 @@ impl Renderer {
         self.number.set(number);
         self.numbers.write_prefix_digits(out, self.number.digits());
         let text_start = out.len();
-        let mut cutter = LineCutter::new(skip, self.max_line_chars);
-        source.next_line(&mut cutter, out)?;
-        let facts = cutter.finish(out);
+        let whole = match skip {
+            0 => source.next_whole_line(self.max_line_chars, out),
+            _ => None,
+        };
+        let facts = match whole {
+            Some(shown) => LineFacts {
+                shown,
+                ..LineFacts::default()
+            },
+            None => {
+                let mut cutter = LineCutter::new(skip, self.max_line_chars);
+                source.next_line(&mut cutter, out)?;
+                cutter.finish(out)
+            }
+        };
         let marker_start = out.len();
         if facts.is_cut() {
             write_cut_marker(out, facts.dropped);
@@ -529,6 +541,27 @@ mod tests {
             })
         );
         assert_eq!(w.chars_read(), 3 + 4 + 4);
+    }
+
+    /// Lines that end inside the buffer are taken whole when no cut can apply; each
+    /// boundary of that shortcut gives the cutter's answer.
+    #[test]
+    fn whole_lines_count_characters_as_the_cutter_does() {
+        let mut s = spec(1, 10);
+        s.max_line_chars = 5;
+        // 4 bytes of 3 characters: taken whole; 6 bytes of 5 and 6 bytes of 2: not whole,
+        // and not cut either; invalid UTF-8: replaced; a CRLF line of 5 bytes of text.
+        let data = b"h\xc3\xa9l\nh\xc3\xa9llo\n\xe6\xbc\xa2\xe5\xad\x97\n\xffa\nabcde\r\n";
+        let w = read(data, &s);
+        assert_eq!(
+            text(&w),
+            "   1 | hél\n   2 | héllo\n   3 | 漢字\n   4 | \u{FFFD}a\n   5 | abcde\n"
+        );
+        let shown: Vec<u64> = w.lines.iter().map(|l| l.facts.shown).collect();
+        assert_eq!(shown, [3, 5, 2, 2, 5]);
+        assert!(w.replaced());
+        assert_eq!((w.lines_cut(), w.chars_read()), (0, 3 + 5 + 2 + 2 + 5 + 5));
+        assert_eq!(w.line_endings, LineEndings::Mixed);
     }
 
     #[test]
