@@ -39,13 +39,32 @@ impl NumberStyle {
         prefix[pad + digits.len()..len].copy_from_slice(suffix);
         out.extend_from_slice(&prefix[..len]);
     }
+
+    /// [`NumberStyle::write_prefix_digits`] for `number`; the usual widths (at most 9,999
+    /// lines with `|`, 999,999 with a tab) are written as one fixed-size piece.
+    pub fn write_prefix_of(self, out: &mut Vec<u8>, number: &LineNumber) {
+        match self {
+            NumberStyle::Pipe => {
+                if let Some(&[a, b, c, d]) = number.padded::<4>() {
+                    return out.extend_from_slice(&[a, b, c, d, b' ', b'|', b' ']);
+                }
+            }
+            NumberStyle::Tab => {
+                if let Some(&[a, b, c, d, e, f]) = number.padded::<6>() {
+                    return out.extend_from_slice(&[a, b, c, d, e, f, b'\t']);
+                }
+            }
+            _ => {}
+        }
+        self.write_prefix_digits(out, number.digits());
+    }
 }
 
 /// A line number kept as ASCII digits and incremented in place, as uutils `cat` does:
 /// consecutive lines cost no formatting.
 #[derive(Debug, Clone)]
 pub struct LineNumber {
-    /// The digits, right-aligned: `digits[start..]`.
+    /// The digits, right-aligned: `digits[start..]`, spaces before them.
     digits: [u8; 20],
     start: usize,
     value: Option<u64>,
@@ -54,7 +73,7 @@ pub struct LineNumber {
 impl Default for LineNumber {
     fn default() -> LineNumber {
         LineNumber {
-            digits: [b'0'; 20],
+            digits: [b' '; 20],
             start: 20,
             value: None,
         }
@@ -71,6 +90,7 @@ impl LineNumber {
                 let mut buffer = itoa::Buffer::new();
                 let text = buffer.format(n).as_bytes();
                 self.start = self.digits.len() - text.len();
+                self.digits[..self.start].fill(b' ');
                 self.digits[self.start..].copy_from_slice(text);
             }
         }
@@ -94,6 +114,12 @@ impl LineNumber {
     pub fn digits(&self) -> &[u8] {
         &self.digits[self.start..]
     }
+
+    /// The number right-aligned in `W` columns, when it has at most `W` digits.
+    pub fn padded<const W: usize>(&self) -> Option<&[u8; W]> {
+        let columns = self.digits.last_chunk::<W>()?;
+        (self.digits.len() - self.start <= W).then_some(columns)
+    }
 }
 
 #[cfg(test)]
@@ -115,6 +141,23 @@ mod tests {
         {
             counter.set(n);
             assert_eq!(counter.digits(), n.to_string().as_bytes());
+        }
+    }
+
+    #[test]
+    fn prefixes_of_the_counter_match_formatting() {
+        let mut counter = LineNumber::default();
+        // Up across widths, then down to fewer digits, which must not leave old ones.
+        for n in (1..=11_000)
+            .chain(999_998..=1_000_001)
+            .chain([12, 3, 100_000])
+        {
+            counter.set(n);
+            for style in [NumberStyle::Pipe, NumberStyle::Tab, NumberStyle::Colon] {
+                let mut out = Vec::new();
+                style.write_prefix_of(&mut out, &counter);
+                assert_eq!(String::from_utf8(out).unwrap(), prefix(style, n), "{n}");
+            }
         }
     }
 

@@ -244,7 +244,7 @@ impl<'f, R: Read> LineSource<'f, R> {
         if text.len() as u64 > max_chars {
             return None;
         }
-        let chars = match text.is_ascii() {
+        let chars = match is_ascii(text) {
             true => text.len(),
             false => bytecount::num_chars(simdutf8::basic::from_utf8(text).ok()?.as_bytes()),
         };
@@ -460,4 +460,12 @@ impl<'f, R: Read> LineSource<'f, R> {
         self.jump(end, last);
         Ok(Some((here + later, true)))
     }
+}
+
+/// `<[u8]>::is_ascii` a word at a time: the standard one goes byte by byte through
+/// pieces as short as a line of code.
+fn is_ascii(bytes: &[u8]) -> bool {
+    let (words, rest) = bytes.as_chunks::<8>();
+    let high = words.iter().fold(0, |all, w| all | u64::from_ne_bytes(*w));
+    high & 0x8080_8080_8080_8080 == 0 && rest.iter().all(u8::is_ascii)
 }

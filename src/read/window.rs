@@ -360,7 +360,7 @@ impl Renderer {
     ) -> io::Result<ShownLine> {
         let start = out.len();
         self.number.set(number);
-        self.numbers.write_prefix_digits(out, self.number.digits());
+        self.numbers.write_prefix_of(out, &self.number);
         let text_start = out.len();
         let whole = match skip {
             0 => source.next_whole_line(self.max_line_chars, out),
