@@ -182,7 +182,10 @@ if [[ -z $ONLY || ",$ONLY," == *",mcp,"* ]]; then
   echo
   reads=20000 spawns=1000
   (( QUICK )) && reads=5000 spawns=300
-  python3 "$REPO/scripts/mcp-bench.py" "$BIN" "$CORPUS/small.rs" --reads "$reads" --spawns "$spawns"
+  # The client is compiled: it only writes a request and reads its answer, so that the
+  # rate is the server's.
+  (cd "$REPO" && cargo build --release --quiet --example mcp_bench)
+  "$REPO/target/release/examples/mcp_bench" "$BIN" "$CORPUS/small.rs" "$reads" "$spawns"
 fi
 echo
 echo "machine: cpu ${cpu:-unknown}, $(nproc) cores, $(uname -sr); $(hyperfine --version); raw results in $OUT"
