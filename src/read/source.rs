@@ -140,7 +140,8 @@ impl<'f, R: Read> LineSource<'f, R> {
         Ok(n > 0)
     }
 
-    fn consume(&mut self, n: usize) {
+    /// Marks the first `n` buffered bytes as read.
+    pub fn consume(&mut self, n: usize) {
         if n == 0 {
             return;
         }
@@ -230,27 +231,9 @@ impl<'f, R: Read> LineSource<'f, R> {
         Ok(newlines + u64::from(any && self.ends_inside_a_line()))
     }
 
-    /// The common case of [`LineSource::next_line`], taken whole: when the next line ends
-    /// inside the buffer, is valid UTF-8 and has at most `max_chars` bytes of text (so no
-    /// cut can apply), appends its text to `out` and returns its length in characters.
-    /// None, with nothing consumed or written, sends the line through the cutter instead.
-    pub fn next_whole_line(&mut self, max_chars: u64, out: &mut Vec<u8>) -> Option<u64> {
-        let avail = &self.buf[self.pos..self.filled];
-        let at = memchr(b'\n', avail)?;
-        let text = match avail[..at].split_last() {
-            Some((b'\r', text)) => text,
-            _ => &avail[..at],
-        };
-        if text.len() as u64 > max_chars {
-            return None;
-        }
-        let chars = match is_ascii(text) {
-            true => text.len(),
-            false => bytecount::num_chars(simdutf8::basic::from_utf8(text).ok()?.as_bytes()),
-        };
-        out.extend_from_slice(text);
-        self.consume(at + 1);
-        Some(chars as u64)
+    /// The bytes read and not yet consumed: where the next line begins.
+    pub fn buffered(&self) -> &[u8] {
+        &self.buf[self.pos..self.filled]
     }
 
     /// Feeds the next line's text to `cutter`, without its `\n` or CRLF.
@@ -460,12 +443,4 @@ impl<'f, R: Read> LineSource<'f, R> {
         self.jump(end, last);
         Ok(Some((here + later, true)))
     }
-}
-
-/// `<[u8]>::is_ascii` a word at a time: the standard one goes byte by byte through
-/// pieces as short as a line of code.
-fn is_ascii(bytes: &[u8]) -> bool {
-    let (words, rest) = bytes.as_chunks::<8>();
-    let high = words.iter().fold(0, |all, w| all | u64::from_ne_bytes(*w));
-    high & 0x8080_8080_8080_8080 == 0 && rest.iter().all(u8::is_ascii)
 }

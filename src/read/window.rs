@@ -8,6 +8,8 @@
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
+use memchr::{memchr, memchr_iter};
+
 use crate::read::endings::LineEndings;
 use crate::read::line::{LineCutter, LineFacts};
 use crate::read::numbers::{LineNumber, NumberStyle};
@@ -249,6 +251,13 @@ fn forward<R: Read>(
     let mut renderer = Renderer::new(spec);
     let mut rejected = false;
     while window.lines_read() < spec.limit && source.has_more()? {
+        // `--start-char` applies to the first line only.
+        if window.lines_read() > 0 || spec.start_char == 1 {
+            renderer.render_whole_lines(source, start, spec, &mut window);
+            if window.lines_read() == spec.limit || !source.has_more()? {
+                break;
+            }
+        }
         let number = start + window.lines_read();
         let skip = if number == start {
             spec.start_char - 1
@@ -363,14 +372,18 @@ impl Renderer {
         self.numbers.write_prefix_of(out, &self.number);
         let text_start = out.len();
         let whole = match skip {
-            0 => source.next_whole_line(self.max_line_chars, out),
+            0 => whole_line(source.buffered(), self.max_line_chars),
             _ => None,
         };
         let facts = match whole {
-            Some(shown) => LineFacts {
-                shown,
-                ..LineFacts::default()
-            },
+            Some(line) => {
+                out.extend_from_slice(&source.buffered()[..line.text]);
+                source.consume(line.len);
+                LineFacts {
+                    shown: line.shown,
+                    ..LineFacts::default()
+                }
+            }
             None => {
                 let mut cutter = LineCutter::new(skip, self.max_line_chars);
                 source.next_line(&mut cutter, out)?;
@@ -393,6 +406,104 @@ impl Renderer {
             parts,
         })
     }
+}
+
+impl Renderer {
+    /// Renders the lines that end inside the source's buffer and can be shown whole,
+    /// one after another: the common case of [`Renderer::render`] (nearly every line of
+    /// source code) without its setup for each line. Stops at `spec.limit` lines, before
+    /// a line that needs the cutter, and before a line that would take the window past
+    /// the budget, all of which [`forward`] then meets as it meets any other line.
+    fn render_whole_lines<R: Read>(
+        &mut self,
+        source: &mut LineSource<'_, R>,
+        first: u64,
+        spec: &WindowSpec,
+        window: &mut Window,
+    ) {
+        let buffered = source.buffered();
+        let mut used = 0;
+        for end in memchr_iter(b'\n', buffered) {
+            if window.lines_read() == spec.limit {
+                break;
+            }
+            let text = without_cr(&buffered[used..end]);
+            let Some(shown) = whole_text(text, self.max_line_chars) else {
+                break;
+            };
+            let number = first + window.lines_read();
+            let out = &mut window.content;
+            let start = out.len();
+            self.number.set(number);
+            self.numbers.write_prefix_of(out, &self.number);
+            let prefix = out.len() - start;
+            out.extend_from_slice(text);
+            out.push(b'\n');
+            if out.len() > budget(spec) {
+                out.truncate(start);
+                break;
+            }
+            window.lines.push(ShownLine {
+                number,
+                facts: LineFacts {
+                    shown,
+                    ..LineFacts::default()
+                },
+                parts: [prefix, text.len(), 0],
+            });
+            used = end + 1;
+        }
+        source.consume(used);
+    }
+}
+
+/// The next line of `buffered`, when it ends there and can be shown whole.
+struct WholeLine {
+    /// Bytes of its text (a CRLF's `\r` left out).
+    text: usize,
+    /// Bytes up to and with its `\n`.
+    len: usize,
+    /// Characters of its text.
+    shown: u64,
+}
+
+fn whole_line(buffered: &[u8], max_chars: u64) -> Option<WholeLine> {
+    let end = memchr(b'\n', buffered)?;
+    let text = without_cr(&buffered[..end]);
+    Some(WholeLine {
+        text: text.len(),
+        len: end + 1,
+        shown: whole_text(text, max_chars)?,
+    })
+}
+
+/// A line's text without the `\r` of its CRLF.
+fn without_cr(line: &[u8]) -> &[u8] {
+    match line.split_last() {
+        Some((b'\r', text)) => text,
+        _ => line,
+    }
+}
+
+/// The characters of a line's text when it is shown whole, as it is: valid UTF-8 of at
+/// most `max_chars` bytes, so that no cut can apply. None sends it through the cutter.
+fn whole_text(text: &[u8], max_chars: u64) -> Option<u64> {
+    if text.len() as u64 > max_chars {
+        return None;
+    }
+    let chars = match is_ascii(text) {
+        true => text.len(),
+        false => bytecount::num_chars(simdutf8::basic::from_utf8(text).ok()?.as_bytes()),
+    };
+    Some(chars as u64)
+}
+
+/// `<[u8]>::is_ascii` a word at a time: the standard one goes byte by byte through
+/// pieces as short as a line of code.
+fn is_ascii(bytes: &[u8]) -> bool {
+    let (words, rest) = bytes.as_chunks::<8>();
+    let high = words.iter().fold(0, |all, w| all | u64::from_ne_bytes(*w));
+    high & 0x8080_8080_8080_8080 == 0 && rest.iter().all(u8::is_ascii)
 }
 
 /// ` … [+N chars]`: a space, the ellipsis, the count of characters left out.
