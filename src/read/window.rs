@@ -871,6 +871,49 @@ mod tests {
             }
         }
 
+        /// The budget stops the window before the line that would pass it, never before
+        /// the first, wherever that line falls among those rendered in one pass.
+        #[test]
+        fn the_budget_agrees_with_a_naive_reader(
+            data in proptest::collection::vec(
+                prop_oneof![Just(b'\n'), Just(b'\r'), Just(b'a'), Just(b'b'), Just(0xC3u8), Just(0xA9u8), Just(0xFFu8)],
+                0..120,
+            ),
+            start in 1u64..4,
+            limit in 1u64..30,
+            max_chars in 1u64..12,
+            max_bytes in 1u64..120,
+            sizes in proptest::collection::vec(1usize..40, 0..4),
+        ) {
+            let mut s = spec(start, limit);
+            s.max_line_chars = max_chars;
+            s.max_bytes = max_bytes;
+            let (unbounded, total) = naive_window(&data, start, limit, max_chars);
+            let mut want = String::new();
+            let mut shown = 0;
+            for line in unbounded.split_inclusive('\n') {
+                if shown > 0 && want.len() + line.len() > max_bytes as usize {
+                    break;
+                }
+                want.push_str(line);
+                shown += 1;
+            }
+            match read_window(Input::Stream(Trickle::new(&data, sizes)), &s) {
+                Ok(w) => {
+                    prop_assert_eq!(text(&w), want);
+                    prop_assert_eq!(w.total_lines, total);
+                    let rest = start - 1 + w.lines_read() < total;
+                    prop_assert_eq!(w.truncated(), rest);
+                    let by_bytes = shown < unbounded.split_inclusive('\n').count();
+                    prop_assert_eq!(w.truncated_by == Some(TruncatedBy::Bytes), by_bytes);
+                }
+                Err(WindowError::StartLinePastEnd { total_lines, .. }) => {
+                    prop_assert_eq!(total_lines, total);
+                }
+                Err(other) => prop_assert!(false, "unexpected {:?}", other),
+            }
+        }
+
         #[test]
         fn file_reads_with_tiny_parallel_chunks_agree_with_a_naive_reader(
             data in proptest::collection::vec(
