@@ -642,6 +642,22 @@ fn malformed_lines_and_unknown_methods_do_not_stop_the_server() {
     let v = raw.receive();
     assert_eq!(v["id"], 5);
     assert_eq!(v["result"]["isError"], false);
+    // A request on a line over the 16 MiB limit is dropped whole, answered by nothing;
+    // a request in a CRLF line and one with a byte-order mark are still requests.
+    let pad = "x".repeat(17 << 20);
+    raw.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{{"name":"read","arguments":{{"path":"ctrl.txt"}},"_meta":{{"pad":"{pad}"}}}}}}"#
+    ));
+    raw.send(concat!(
+        r#"{"jsonrpc":"2.0","id":6,"method":"tools/call","#,
+        r#""params":{"name":"read","arguments":{"path":"ctrl.txt"}}}"#,
+        "\r"
+    ));
+    let v = raw.receive();
+    assert_eq!(v["id"], 6);
+    assert_eq!(v["result"]["content"][0]["text"], "   1 | a\u{1b}[31mred\n");
+    raw.send("\u{feff}{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}");
+    assert_eq!(raw.receive()["id"], 7);
     raw.finish();
 }
 
