@@ -72,7 +72,7 @@ pub fn serve(settings: Settings, fixed: Option<Root>) -> Option<ErrorCode> {
 /// glibc gives the top of its heap back to the kernel as soon as 128 KiB of it is free,
 /// and the next call takes it again: a read's answer (its window, its text, its JSON:
 /// ~30 KB each for a 300-line file) crossed that line at every call, which cost two `brk`
-/// calls and ten page faults a read, a quarter of the server's time. The server keeps up
+/// calls and ten page faults a read, over a third of the server's time. The server keeps up
 /// to 16 MiB of freed memory for the next calls; blocks of 1 MiB and more still get their
 /// own mapping, given back when freed.
 fn keep_freed_memory() {
