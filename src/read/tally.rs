@@ -206,7 +206,11 @@ fn scan_chunk(file: &File, start: u64, end: u64, buf: &mut [u8]) -> io::Result<O
             head: Edge::default(),
             tail: Edge::default(),
         });
-        let ending_scan = if pos == start { &bytes[1..] } else { bytes };
+        // The chunk's first byte is left to the scan of the chunk before (see `join`).
+        let (ending_scan, first_newline) = match pos == start {
+            true => (&bytes[1..], u64::from(bytes[0] == b'\n')),
+            false => (bytes, 0),
+        };
         if c.line_end.is_none() {
             // Still inside the line the chunk begins in: measure it up to its end.
             match memchr(b'\n', bytes) {
@@ -217,8 +221,7 @@ fn scan_chunk(file: &File, start: u64, end: u64, buf: &mut [u8]) -> io::Result<O
                         _ => bytes[at - 1] == b'\r',
                     };
                     c.line_end = Some((pos + at as u64, cr));
-                    c.newlines += bytecount::count(&bytes[at..], b'\n') as u64;
-                    c.endings.scan(ending_scan);
+                    c.newlines += c.endings.scan_counting(ending_scan) as u64 + first_newline;
                 }
                 None => {
                     meter.feed(bytes);
@@ -226,8 +229,7 @@ fn scan_chunk(file: &File, start: u64, end: u64, buf: &mut [u8]) -> io::Result<O
                 }
             }
         } else {
-            c.newlines += bytecount::count(bytes, b'\n') as u64;
-            c.endings.scan(ending_scan);
+            c.newlines += c.endings.scan_counting(ending_scan) as u64 + first_newline;
         }
         c.last = bytes[bytes.len() - 1];
         prev = Some(c.last);
