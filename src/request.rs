@@ -176,6 +176,7 @@ impl Request {
             max_line_chars: self.settings.max_line_chars,
             max_bytes: self.settings.max_bytes,
             numbers: self.settings.numbers,
+            line_endings: self.format != Format::Text,
         };
         let Some(reference) = reference else {
             if w.context.is_some() {

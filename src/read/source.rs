@@ -54,7 +54,8 @@ pub struct LineSource<'f, R> {
     /// Bytes of the input passed so far (read, skipped or counted).
     consumed: u64,
     last_byte: Option<u8>,
-    endings: EndingsScan,
+    /// None when the line endings are not looked for (see [`LineSource::find_line_endings`]).
+    endings: Option<EndingsScan>,
     /// A tally has already seen every byte after the ones scanned: stop scanning.
     endings_done: bool,
     parallel: Parallel,
@@ -92,14 +93,24 @@ impl<'f, R: Read> LineSource<'f, R> {
             filled: 0,
             consumed: 0,
             last_byte: None,
-            endings: EndingsScan::default(),
+            endings: Some(EndingsScan::default()),
             endings_done: false,
             parallel,
         }
     }
 
-    pub fn line_endings(&self) -> LineEndings {
-        self.endings.result()
+    /// Whether to find the input's line endings (on by default). They cost a pass over
+    /// every byte that only `stats.line_endings` needs: text output leaves them out. Set
+    /// before the first read.
+    pub fn find_line_endings(&mut self, find: bool) {
+        if !find {
+            self.endings = None;
+        }
+    }
+
+    /// The input's line endings so far; None when they are not looked for.
+    pub fn line_endings(&self) -> Option<LineEndings> {
+        self.endings.map(|scan| scan.result())
     }
 
     /// Makes sure unread bytes are buffered; false at the end of the input.
@@ -134,8 +145,10 @@ impl<'f, R: Read> LineSource<'f, R> {
         };
         self.filled = n;
         // Line endings are looked at once per read, not once per line.
-        if !self.endings_done {
-            self.endings.scan(&self.buf[..n]);
+        if let Some(scan) = &mut self.endings
+            && !self.endings_done
+        {
+            scan.scan(&self.buf[..n]);
         }
         Ok(n > 0)
     }
@@ -329,9 +342,12 @@ impl<'f, R: Read> LineSource<'f, R> {
         if tally.is_some() || *end - *next < parallel.min || *next == *end {
             return Ok(false);
         }
-        let counted = tally::tally(file, *next, *end, parallel, &mut self.buf)?;
+        let endings = self.endings.is_some();
+        let counted = tally::tally(file, *next, *end, parallel, endings, &mut self.buf)?;
         // Everything before `next` was scanned already: the tally completes the file.
-        counted.join_endings(&mut self.endings);
+        if let Some(scan) = &mut self.endings {
+            counted.join_endings(scan);
+        }
         self.endings_done = true;
         *tally = Some(counted);
         Ok(true)

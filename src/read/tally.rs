@@ -132,13 +132,16 @@ impl Tally {
     }
 }
 
-/// Tallies `[from, to)` of `file` on up to as many threads as there are cores. The calling
-/// thread reads through `buf` (its caller's idle read buffer); each helper has its own.
+/// Tallies `[from, to)` of `file` on up to as many threads as there are cores, with the
+/// line endings of each chunk when `endings` is set (a vectorised pass either way, but
+/// a slower one). The calling thread reads through `buf` (its caller's idle read buffer);
+/// each helper has its own.
 pub fn tally(
     file: &File,
     from: u64,
     to: u64,
     parallel: Parallel,
+    endings: bool,
     buf: &mut [u8],
 ) -> io::Result<Tally> {
     let size = to.saturating_sub(from);
@@ -157,7 +160,7 @@ pub fn tally(
             }
             let start = from + i as u64 * parallel.chunk;
             let end = (start + parallel.chunk).min(to);
-            if let Some(chunk) = scan_chunk(file, start, end, buf)? {
+            if let Some(chunk) = scan_chunk(file, start, end, endings, buf)? {
                 done.push(chunk);
             }
         }
@@ -188,7 +191,17 @@ pub fn tally(
 }
 
 /// Counts one chunk; None when the file ended before it (it shrank since its size was read).
-fn scan_chunk(file: &File, start: u64, end: u64, buf: &mut [u8]) -> io::Result<Option<Chunk>> {
+fn scan_chunk(
+    file: &File,
+    start: u64,
+    end: u64,
+    endings: bool,
+    buf: &mut [u8],
+) -> io::Result<Option<Chunk>> {
+    let newlines = |scan: &mut EndingsScan, bytes: &[u8]| match endings {
+        true => scan.scan_counting(bytes) as u64,
+        false => bytecount::count(bytes, b'\n') as u64,
+    };
     let mut chunk: Option<Chunk> = None;
     let mut meter = Meter::default();
     let mut prev: Option<u8> = None;
@@ -221,7 +234,7 @@ fn scan_chunk(file: &File, start: u64, end: u64, buf: &mut [u8]) -> io::Result<O
                         _ => bytes[at - 1] == b'\r',
                     };
                     c.line_end = Some((pos + at as u64, cr));
-                    c.newlines += c.endings.scan_counting(ending_scan) as u64 + first_newline;
+                    c.newlines += newlines(&mut c.endings, ending_scan) + first_newline;
                 }
                 None => {
                     meter.feed(bytes);
@@ -229,7 +242,7 @@ fn scan_chunk(file: &File, start: u64, end: u64, buf: &mut [u8]) -> io::Result<O
                 }
             }
         } else {
-            c.newlines += c.endings.scan_counting(ending_scan) as u64 + first_newline;
+            c.newlines += newlines(&mut c.endings, ending_scan) + first_newline;
         }
         c.last = bytes[bytes.len() - 1];
         prev = Some(c.last);
@@ -437,6 +450,7 @@ mod tests {
                 0,
                 data.len() as u64,
                 Parallel { min: 0, chunk },
+                true,
                 &mut [0; 5],
             )
             .unwrap();
@@ -462,6 +476,7 @@ mod tests {
             0,
             data.len() as u64,
             Parallel { min: 0, chunk: 3 },
+            false,
             &mut [0; 64],
         )
         .unwrap();

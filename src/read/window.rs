@@ -34,6 +34,8 @@ pub struct WindowSpec {
     pub max_line_chars: u64,
     pub max_bytes: u64,
     pub numbers: NumberStyle,
+    /// Find the input's line endings (`stats.line_endings`); text output does not show them.
+    pub line_endings: bool,
 }
 
 /// Why lines remain after the window.
@@ -93,7 +95,8 @@ pub struct Window {
     pub truncated_by: Option<TruncatedBy>,
     /// With `--tail`: lines of the tail left out to keep within `--max-bytes`.
     pub tail_dropped: u64,
-    pub line_endings: LineEndings,
+    /// None when they were not looked for (`WindowSpec::line_endings`).
+    pub line_endings: Option<LineEndings>,
 }
 
 impl Window {
@@ -105,7 +108,7 @@ impl Window {
             total_lines: 0,
             truncated_by: None,
             tail_dropped: 0,
-            line_endings: LineEndings::None,
+            line_endings: None,
         }
     }
 
@@ -197,6 +200,7 @@ pub fn window_from<R: Read>(
     mut source: LineSource<'_, R>,
     spec: &WindowSpec,
 ) -> Result<Window, WindowError> {
+    source.find_line_endings(spec.line_endings);
     match spec.start {
         Start::Line(start) => forward(&mut source, start, spec),
         Start::Tail(n) => tail_lines(&mut source, 1, n, spec),
@@ -221,6 +225,7 @@ pub fn tail_from<R: Read>(
     n: u64,
     spec: &WindowSpec,
 ) -> Result<Window, WindowError> {
+    source.find_line_endings(spec.line_endings);
     let before = source.skip_to(offset)?;
     tail_lines(&mut source, before + 1, n, spec)
 }
@@ -525,6 +530,7 @@ mod tests {
             max_line_chars: 2000,
             max_bytes: 51200,
             numbers: NumberStyle::Pipe,
+            line_endings: true,
         }
     }
 
@@ -553,7 +559,7 @@ mod tests {
     fn every_shown_line_ends_with_a_newline_and_crlf_loses_its_cr() {
         let w = read(b"one\r\ntwo\rx\nthree", &spec(1, 500));
         assert_eq!(text(&w), "   1 | one\n   2 | two\rx\n   3 | three\n");
-        assert_eq!(w.line_endings, LineEndings::Mixed);
+        assert_eq!(w.line_endings, Some(LineEndings::Mixed));
     }
 
     #[test]
@@ -670,7 +676,7 @@ mod tests {
         assert_eq!(shown, [3, 5, 2, 2, 5]);
         assert!(w.replaced());
         assert_eq!((w.lines_cut(), w.chars_read()), (0, 3 + 5 + 2 + 2 + 5 + 5));
-        assert_eq!(w.line_endings, LineEndings::Mixed);
+        assert_eq!(w.line_endings, Some(LineEndings::Mixed));
     }
 
     #[test]
@@ -933,11 +939,13 @@ mod tests {
             tail in proptest::option::of(1u64..6),
             chunk in 1u64..9,
             buffer in 1usize..12,
+            endings in any::<bool>(),
         ) {
             let prefix = prefix.min(data.len());
             let body = &data[prefix..];
             let mut s = spec(start, limit);
             s.max_line_chars = 3;
+            s.line_endings = endings;
             if let Some(n) = tail {
                 s.start = Start::Tail(n);
                 s.limit = n;
@@ -952,7 +960,7 @@ mod tests {
                 Ok(w) => {
                     prop_assert_eq!(text(&w), want);
                     prop_assert_eq!(w.total_lines, total);
-                    prop_assert_eq!(w.line_endings, naive_endings(body));
+                    prop_assert_eq!(w.line_endings, endings.then(|| naive_endings(body)));
                     if tail.is_none() {
                         prop_assert_eq!(w.truncated(), first - 1 + w.lines_read() < total);
                     }

@@ -149,7 +149,7 @@ impl<'a> Envelope<'a> {
                 stats.encoding = Some(read.encoding.clone());
                 stats.lines_cut = Some(w.lines_cut());
                 stats.bom = Some(read.bom);
-                stats.line_endings = Some(w.line_endings.name());
+                stats.line_endings = w.line_endings.map(|e| e.name());
                 stats.approx_tokens = Some(w.chars_read().div_ceil(4));
                 stats.content_hash = read.facts.content_hash.clone();
                 let data = Data {
