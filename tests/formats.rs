@@ -313,6 +313,19 @@ fn xml_keeps_a_lone_carriage_return() {
         .find(|n| n.has_tag_name("content"))
         .unwrap();
     assert_eq!(content.text(), Some("\na\rb\n"));
+    // The whole file's line endings are reported here too (text output leaves them out).
+    let stats = doc.descendants().find(|n| n.has_tag_name("stats")).unwrap();
+    assert_eq!(stats.attribute("line_endings"), Some("lf"));
+}
+
+#[test]
+fn xml_reports_crlf_line_endings() {
+    let ws = Workspace::new();
+    ws.file("crlf.txt", "a\r\nb\r\n");
+    let xml = stdout(&ws.run(&["crlf.txt", "-f", "xml"]));
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let stats = doc.descendants().find(|n| n.has_tag_name("stats")).unwrap();
+    assert_eq!(stats.attribute("line_endings"), Some("crlf"));
 }
 
 #[test]
@@ -340,6 +353,7 @@ fn xml_matches_the_spec_example_shape() {
         ("next_start_line", "2"),
         ("truncated", "true"),
         ("encoding", "utf-8"),
+        ("line_endings", "lf"),
     ] {
         assert_eq!(stats.attribute(name), Some(value), "{name}");
     }
