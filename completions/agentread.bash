@@ -23,7 +23,7 @@ _agentread() {
 
     case "${cmd}" in
         agentread)
-            opts="-s -n -f -C -h -V --start-line --limit --format --numbers --root --max-line-chars --max-bytes --max-file-size --encoding --color --no-hint --call --tool-schema --tail --start-char --hash --if-changed --context --deny --deny-secrets --mcp --help --version"
+            opts="-s -n -C -f -h -V --start-line --limit --tail --start-char --context --hash --if-changed --format --numbers --root --max-line-chars --max-bytes --max-file-size --encoding --color --no-hint --call --tool-schema --deny --deny-secrets --mcp --help --version"
             if [[ ${cur} == -* ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -51,6 +51,41 @@ _agentread() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace +o default +o bashdefault
+                    fi
+                    return 0
+                    ;;
+                --tail)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace +o default +o bashdefault
+                    fi
+                    return 0
+                    ;;
+                --start-char)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace +o default +o bashdefault
+                    fi
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace +o default +o bashdefault
+                    fi
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace +o default +o bashdefault
+                    fi
+                    return 0
+                    ;;
+                --if-changed)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o nospace +o default +o bashdefault
@@ -117,41 +152,6 @@ _agentread() {
                     ;;
                 --tool-schema)
                     COMPREPLY=($(compgen -W "json-schema openai anthropic" -- "${cur}"))
-                    return 0
-                    ;;
-                --tail)
-                    COMPREPLY=("${cur}")
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace +o default +o bashdefault
-                    fi
-                    return 0
-                    ;;
-                --start-char)
-                    COMPREPLY=("${cur}")
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace +o default +o bashdefault
-                    fi
-                    return 0
-                    ;;
-                --if-changed)
-                    COMPREPLY=("${cur}")
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace +o default +o bashdefault
-                    fi
-                    return 0
-                    ;;
-                --context)
-                    COMPREPLY=("${cur}")
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace +o default +o bashdefault
-                    fi
-                    return 0
-                    ;;
-                -C)
-                    COMPREPLY=("${cur}")
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace +o default +o bashdefault
-                    fi
                     return 0
                     ;;
                 --deny)

@@ -1,39 +1,67 @@
-//! Answers one PATH: open it inside the root, classify its first bytes, read its window.
+//! Answers one target: resolves it (`target`), then reads what it names: a file's
+//! window, a directory's page, an image, or standard input.
 
-use std::ffi::OsStr;
 use std::fs::File;
 use std::io::Read;
-use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
 use std::time::Instant;
 
 use rustix::fs::Stat;
+use serde_json::{Map, Value};
 
 use crate::dir;
 use crate::error::{Error, ErrorCode};
 use crate::image;
-use crate::names;
-use crate::outcome::{Answer, FileFacts, Listing, Success, TextRead, Unchanged};
+use crate::outcome::{FileFacts, Listing, Status, Success, TextRead, Unchanged, window_status};
 use crate::read::{self, ReadError, WindowSpec};
-use crate::request::{self, LineRef, Request, Target};
-use crate::sandbox::{Opened, Resolved};
-use crate::suggest;
+use crate::request::{Request, Target};
+use crate::target::{self, Plan};
 
 pub const STDIN_LABEL: &str = "<stdin>";
 
+/// The answer for one target.
+#[derive(Debug)]
+pub struct Answer {
+    /// The path as it prints (`<stdin>` for standard input).
+    pub label: String,
+    pub params_input: Map<String, Value>,
+    pub time_ms: u64,
+    pub result: Result<Success, Error>,
+}
+
+impl Answer {
+    pub fn status(&self) -> Status {
+        match &self.result {
+            Err(_) => Status::Error,
+            Ok(Success::Text(read)) => window_status(&read.window),
+            Ok(Success::Directory(listing)) => window_status(&listing.window),
+            Ok(Success::Unchanged(_)) => Status::Unchanged,
+            Ok(Success::Image(..)) => Status::Success,
+        }
+    }
+
+    /// The error code when this answer failed.
+    pub fn failure(&self) -> Option<crate::error::ErrorCode> {
+        self.result.as_ref().err().map(|e| e.code)
+    }
+}
+
+/// Resolves and reads one target of a request.
 pub fn answer(request: &Request, target: &Target) -> Answer {
     let started = Instant::now();
-    #[cfg(feature = "fault-injection")]
-    if std::env::var_os("AGENTREAD_FAULT").is_some_and(|v| v == "panic") {
-        panic!("fault injected by AGENTREAD_FAULT=panic");
-    }
-    let (label, result) = match target {
-        Target::Stdin => (STDIN_LABEL.to_string(), read_stdin(request)),
-        Target::Path(path) => {
-            let label = request.root.display_of(path);
-            let result = read_path(request, path, &label);
-            (label, result)
-        }
+    let result = target::resolve(request, target).and_then(|plan| read(request, plan));
+    finish(request, target, started, result)
+}
+
+/// The answer to a target, from the result of reading it.
+pub fn finish(
+    request: &Request,
+    target: &Target,
+    started: Instant,
+    result: Result<Success, Error>,
+) -> Answer {
+    let label = match target {
+        Target::Stdin => STDIN_LABEL.to_string(),
+        Target::Path(path) => request.root.display_of(path),
     };
     Answer {
         label,
@@ -43,86 +71,42 @@ pub fn answer(request: &Request, target: &Target) -> Answer {
     }
 }
 
-/// Resolves a PATH as written; when it names nothing, as its `\xHH` spelling of bytes
-/// that are not UTF-8, then as a `PATH:N` reference (SPEC §13, §14). `display` is how
-/// `path` prints, for "did you mean".
-fn read_path(request: &Request, path: &OsStr, display: &str) -> Result<Success, Error> {
-    let first = match request.root.resolve(path) {
-        Ok(resolved) => return read_resolved(request, resolved, None),
-        Err(err) if err.code == ErrorCode::NotFound => err,
-        Err(err) => return Err(err),
-    };
-    if let Some(bytes) = names::unescape(path.as_bytes())
-        && let Ok(resolved) = request.root.resolve(OsStr::from_bytes(&bytes))
-    {
-        return read_resolved(request, resolved, None);
+/// Reads what a resolved target names.
+pub fn read(request: &Request, plan: Plan) -> Result<Success, Error> {
+    #[cfg(feature = "fault-injection")]
+    if std::env::var_os("AGENTREAD_FAULT").is_some_and(|v| v == "panic") {
+        panic!("fault injected by AGENTREAD_FAULT=panic");
     }
-    if let Some((file, reference)) = request::line_ref(path.as_bytes()) {
-        let file = OsStr::from_bytes(file);
-        let resolved = request
-            .root
-            .resolve(file)
-            .map_err(|err| with_suggestions(request, err, &request.root.display_of(file)))?;
-        return read_resolved(request, resolved, Some(reference));
-    }
-    Err(with_suggestions(request, first, display))
-}
-
-fn with_suggestions(request: &Request, err: Error, display: &str) -> Error {
-    match err.code {
-        ErrorCode::NotFound => {
-            let candidates = suggest::suggestions(&request.root, display, &request.settings.deny);
-            err.with_suggestions(candidates)
-        }
-        _ => err,
-    }
-}
-
-fn read_resolved(
-    request: &Request,
-    resolved: Resolved,
-    reference: Option<LineRef>,
-) -> Result<Success, Error> {
-    let spec = request.spec_for(reference)?;
-    match resolved.opened {
-        Opened::File { file, stat } => {
-            check_deny(request, &resolved.display, &resolved.passed)?;
+    match plan {
+        Plan::Stdin { spec } => read_stdin(request, &spec),
+        Plan::File {
+            file,
+            stat,
+            display,
+            real,
+            spec,
+            asked_line,
+        } => {
             let facts = FileFacts {
-                path: resolved.display,
-                path_resolved: resolved.real,
+                path: display,
+                path_resolved: real,
                 size_bytes: u64::try_from(stat.st_size).unwrap_or(0),
                 mtime_ms: Some(mtime_ms(&stat)),
                 content_hash: None,
             };
-            read_file(request, facts, &file, &spec, reference.map(|r| r.line))
+            read_file(request, facts, &file, &spec, asked_line)
         }
-        Opened::Directory { fd } => {
+        Plan::Directory {
+            fd,
+            display,
+            real,
+            spec,
+        } => {
             let stat = rustix::fs::fstat(&fd).ok();
-            let names = dir::entries(&request.root, &fd, &resolved.real, &resolved.display)?;
-            list(
-                &spec,
-                resolved.display,
-                resolved.real,
-                stat.map(|s| mtime_ms(&s)),
-                names,
-            )
+            let names = dir::entries(&request.root, &fd, &real, &display)?;
+            list(&spec, display, real, stat.map(|s| mtime_ms(&s)), names)
         }
     }
-}
-
-/// The deny policy, against the path as asked, every link followed and the file opened
-/// (`passed`, as the sandbox walked them).
-fn check_deny(request: &Request, display: &str, passed: &[Vec<u8>]) -> Result<(), Error> {
-    for path in passed {
-        if let Some(pattern) = request
-            .settings
-            .deny
-            .denying(Path::new(OsStr::from_bytes(path)))
-        {
-            return Err(Error::denied(display, &names::text_of(path), &pattern));
-        }
-    }
-    Ok(())
 }
 
 fn read_file(
@@ -154,7 +138,7 @@ fn read_file(
     read_text(request, facts, input, spec, asked_line)
 }
 
-fn read_stdin(request: &Request) -> Result<Success, Error> {
+fn read_stdin(request: &Request, spec: &WindowSpec) -> Result<Success, Error> {
     let facts = FileFacts {
         path: STDIN_LABEL.to_string(),
         path_resolved: STDIN_LABEL.to_string(),
@@ -162,10 +146,9 @@ fn read_stdin(request: &Request) -> Result<Success, Error> {
         mtime_ms: None,
         content_hash: None,
     };
-    let spec = request.spec_for(None)?;
     let stdin = std::io::stdin();
     let input = read::TextInput::Stream(TerminalEof::new(stdin.lock()));
-    read_text(request, facts, input, &spec, None)
+    read_text(request, facts, input, spec, None)
 }
 
 /// Standard input that ends at the first end-of-file a terminal signals (Ctrl-D): a

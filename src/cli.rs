@@ -8,6 +8,7 @@ use std::ffi::OsString;
 
 use clap::{Parser, ValueEnum, ValueHint};
 
+use crate::params::CliParams;
 use crate::read::numbers::NumberStyle;
 
 /// The examples of `--help`, also the EXAMPLES section of the man page.
@@ -73,13 +74,9 @@ pub struct Cli {
     #[arg(value_name = "PATH", value_hint = ValueHint::AnyPath)]
     pub paths: Vec<OsString>,
 
-    /// First line to show, 1-based [default: 1]
-    #[arg(short = 's', long, value_name = "N", value_hint = ValueHint::Other)]
-    pub start_line: Option<String>,
-
-    /// Most lines to show, 1-2000 [default: 500]
-    #[arg(short = 'n', long, value_name = "N", value_hint = ValueHint::Other)]
-    pub limit: Option<String>,
+    /// The per-call options, from the parameter table.
+    #[command(flatten)]
+    pub tool: CliParams,
 
     /// Output format [default: text; json with --call]
     #[arg(short = 'f', long, value_enum, value_name = "F")]
@@ -93,7 +90,7 @@ pub struct Cli {
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub root: Option<OsString>,
 
-    /// Cut longer lines to N characters, marked ` … [+K chars]` [default: 2000]
+    /// Cut longer lines to N characters (1-1000000), marked ` … [+K chars]` [default: 2000]
     #[arg(long, value_name = "N", value_hint = ValueHint::Other)]
     pub max_line_chars: Option<String>,
 
@@ -130,26 +127,6 @@ pub struct Cli {
         default_missing_value = "json-schema"
     )]
     pub tool_schema: Option<SchemaFlavor>,
-
-    /// Show the last N lines (1-2000) instead of a start line
-    #[arg(long, value_name = "N", value_hint = ValueHint::Other)]
-    pub tail: Option<String>,
-
-    /// Begin the first line of the window at character C, to page inside a long line [default: 1]
-    #[arg(long, value_name = "C", value_hint = ValueHint::Other)]
-    pub start_char: Option<String>,
-
-    /// Report the BLAKE3 hash of the file's bytes in stats.content_hash
-    #[arg(long)]
-    pub hash: bool,
-
-    /// Answer `unchanged`, without content, when the file's hash is HASH
-    #[arg(long, value_name = "HASH", value_hint = ValueHint::Other)]
-    pub if_changed: Option<String>,
-
-    /// With a PATH:N target, show K lines before and after line N (0-999)
-    #[arg(short = 'C', long, value_name = "K", value_hint = ValueHint::Other)]
-    pub context: Option<String>,
 
     /// Refuse files matching this gitignore-style glob (repeatable) [also: $AGENTREAD_DENY, globs separated by ':']
     #[arg(long, value_name = "GLOB", value_hint = ValueHint::Other)]
@@ -295,13 +272,11 @@ mod tests {
         Cli::command().debug_assert();
     }
 
-    /// The help texts name the defaults the request applies (they are doc comments, so
-    /// that parsing builds no text at start-up; this keeps them true).
+    /// The help texts name the defaults the request applies (doc comments, so that
+    /// parsing builds no text at start-up; this keeps them true).
     #[test]
     fn help_texts_say_the_defaults_the_request_applies() {
-        use crate::request::{
-            DEFAULT_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS, MAX_CONTEXT, MAX_LIMIT,
-        };
+        use crate::request::{DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS};
         let command = Cli::command();
         let help = |name: &str| {
             command
@@ -311,13 +286,9 @@ mod tests {
                 .map(|h| h.to_string())
                 .unwrap()
         };
-        assert!(help("limit").contains(&format!("1-{MAX_LIMIT} [default: {DEFAULT_LIMIT}]")));
-        assert!(help("tail").contains(&format!("(1-{MAX_LIMIT})")));
         assert!(help("max_line_chars").contains(&format!("[default: {DEFAULT_MAX_LINE_CHARS}]")));
         assert!(help("max_bytes").contains(&format!("[default: {DEFAULT_MAX_BYTES}]")));
-        assert!(help("context").contains(&format!("(0-{MAX_CONTEXT})")));
-        assert!(help("start_line").contains("[default: 1]"));
-        assert!(help("start_char").contains("[default: 1]"));
+        assert!(help("limit").contains("[default: 500]"));
     }
 
     fn hint(args: &[&str]) -> Format {

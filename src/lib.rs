@@ -11,6 +11,7 @@ mod image;
 mod mcp;
 pub mod names;
 mod outcome;
+mod params;
 pub mod read;
 mod render;
 mod request;
@@ -18,6 +19,7 @@ mod sandbox;
 mod schema;
 pub mod sniff;
 mod suggest;
+mod target;
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, IsTerminal, Read, Write};
@@ -26,10 +28,10 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use serde_json::Map;
 
+use crate::answer::Answer;
 use crate::cli::{Cli, Format};
 use crate::error::Error;
 pub use crate::error::{ErrorCode, exit_status};
-use crate::outcome::Answer;
 use crate::render::{Context, Printer};
 use crate::request::{DEFAULT_MAX_BYTES, Request};
 

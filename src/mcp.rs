@@ -17,16 +17,16 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, ServerInitializeError};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
-use serde_json::Value;
 use tokio::sync::Mutex;
 
+use crate::answer::Answer;
 use crate::cli::Format;
 use crate::error::{Error, ErrorCode};
-use crate::outcome::{Answer, Success};
+use crate::outcome::Success;
 use crate::render::{self, Context, Printer};
-use crate::request::{CALL_PARAMETERS, Request, Settings};
+use crate::request::{Request, Settings};
 use crate::sandbox::Root;
-use crate::{answer, names, schema};
+use crate::{answer, names, schema, target};
 
 mod transport;
 
@@ -159,6 +159,67 @@ impl Server {
         *roots = Some(found.clone());
         Ok(found)
     }
+    /// Answers one call: its arguments are checked once, then the root is chosen by its
+    /// path, the target resolved, and the read done here or on a blocking thread.
+    async fn answer(
+        &self,
+        arguments: JsonObject,
+        peer: &rmcp::Peer<RoleServer>,
+        started: Instant,
+    ) -> CallToolResult {
+        let settings = &self.settings;
+        let roots = match self.roots(peer).await {
+            Ok(roots) => roots,
+            Err(error) => return failed(&arguments, error, started, settings),
+        };
+        let call = match Request::tool_call(&arguments) {
+            Ok(call) => call,
+            Err(error) => {
+                // Refused before any path was looked at: answered in the first root.
+                let answer = refused(&arguments, error, started);
+                return result(&answer, settings, roots.first());
+            }
+        };
+        let Some(root) = root_for(call.path(), &roots).cloned() else {
+            let error = Error::internal("No root to answer in.");
+            return failed(&arguments, error, started, settings);
+        };
+        let request = call.request(arguments, settings.clone(), root.root.clone());
+        let target = request.targets[0].clone();
+        let plan = match target::resolve(&request, &target) {
+            Ok(plan) => plan,
+            Err(error) => {
+                let answer = answer::finish(&request, &target, started, Err(error));
+                return result(&answer, settings, Some(&root));
+            }
+        };
+        // A small regular file is read here: that takes a few dozen microseconds, less
+        // than handing the call to another thread and back. Anything else (a size of 0
+        // proves nothing: /proc files) runs off the runtime's thread, so that no read
+        // holds up the others.
+        if plan
+            .file_size()
+            .is_some_and(|size| size > 0 && size <= QUICK_READ)
+        {
+            let read = answer::read(&request, plan);
+            let answer = answer::finish(&request, &target, started, read);
+            return result(&answer, settings, Some(&root));
+        }
+        let served = root.clone();
+        let settings = settings.clone();
+        let params = request.params.for_target(&target);
+        tokio::task::spawn_blocking(move || {
+            let read = answer::read(&request, plan);
+            let answer = answer::finish(&request, &target, started, read);
+            result(&answer, &settings, Some(&served))
+        })
+        .await
+        .unwrap_or_else(|_| {
+            let error =
+                Error::internal("agentread failed unexpectedly; please report this as a bug.");
+            failed(&params, error, started, &self.settings)
+        })
+    }
 }
 
 impl ServerHandler for Server {
@@ -195,33 +256,7 @@ impl ServerHandler for Server {
         }
         let started = Instant::now();
         let arguments = request.arguments.unwrap_or_default();
-        let settings = self.settings.clone();
-        let result = match self.roots(&context.peer).await {
-            Ok(roots) => match root_for(&arguments, &roots).cloned() {
-                Some(root) if reads_quickly(&arguments, &root) => {
-                    read(&arguments, settings, &root, started)
-                }
-                Some(root) => {
-                    let call = arguments.clone();
-                    // Other reads block: they run off the runtime's thread, so that a
-                    // small read is never queued behind a large one.
-                    tokio::task::spawn_blocking(move || read(&call, settings, &root, started))
-                        .await
-                        .unwrap_or_else(|_| {
-                            let error = Error::internal(
-                                "agentread failed unexpectedly; please report this as a bug.",
-                            );
-                            failed(&arguments, error, started, &self.settings)
-                        })
-                }
-                None => {
-                    let error = Error::internal("No root to answer in.");
-                    failed(&arguments, error, started, &self.settings)
-                }
-            },
-            Err(error) => failed(&arguments, error, started, &self.settings),
-        };
-        Ok(result.into())
+        Ok(self.answer(arguments, &context.peer, started).await.into())
     }
 
     async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
@@ -245,49 +280,16 @@ fn read_tool() -> Tool {
     )
 }
 
-/// Files up to this size are read on the protocol's thread: that takes a few dozen
-/// microseconds, less than handing the call to another thread and back.
+/// Files up to this size are read on the protocol's thread (see `Server::answer`).
 const QUICK_READ: u64 = 256 * 1024;
-
-/// Whether the call reads a regular file of at most `QUICK_READ` bytes (by one `stat`;
-/// a file that grows in between is still read whole, and correctly, only not elsewhere).
-fn reads_quickly(arguments: &JsonObject, root: &Served) -> bool {
-    let size = path_of(arguments).and_then(|p| root.root.regular_size(OsStr::new(p)));
-    size.is_some_and(|size| size <= QUICK_READ)
-}
-
-/// The path under any of its names (the first row of the accepted parameters).
-fn path_of(arguments: &JsonObject) -> Option<&str> {
-    CALL_PARAMETERS[0]
-        .iter()
-        .find_map(|key| arguments.get(*key).and_then(Value::as_str))
-}
 
 /// The root a call is answered in: the one that holds an absolute path, else the first
 /// (`roots` holds one root at least: the current directory when nothing else).
-fn root_for<'a>(arguments: &JsonObject, roots: &'a [Arc<Served>]) -> Option<&'a Arc<Served>> {
-    let path = path_of(arguments);
-    let holds =
-        |r: &&Arc<Served>| path.is_some_and(|p| p.starts_with('/') && r.root.holds(p.as_bytes()));
-    roots.iter().find(holds).or(roots.first())
-}
-
-/// Answers one call in `root` (see [`root_for`]).
-fn read(
-    arguments: &JsonObject,
-    settings: Arc<Settings>,
-    root: &Arc<Served>,
-    started: Instant,
-) -> CallToolResult {
-    let request = match Request::from_tool_call(arguments, settings.clone(), root.root.clone()) {
-        Ok(request) => request,
-        Err(error) => {
-            let answer = refused(arguments, error, started);
-            return result(&answer, &settings, Some(root));
-        }
+fn root_for<'a>(path: Option<&OsStr>, roots: &'a [Arc<Served>]) -> Option<&'a Arc<Served>> {
+    let holds = |r: &&Arc<Served>| {
+        path.is_some_and(|p| p.as_bytes().starts_with(b"/") && r.root.holds(p.as_bytes()))
     };
-    let answer = answer::answer(&request, &request.targets[0]);
-    result(&answer, &settings, Some(root))
+    roots.iter().find(holds).or(roots.first())
 }
 
 /// A call refused before any file was read, outside any root.

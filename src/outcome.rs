@@ -1,20 +1,7 @@
-//! One PATH's answer, as data: what the renderers turn into text, JSON or XML.
+//! What reading a target found, as data: what the renderers turn into text, JSON or XML.
 
-use serde_json::{Map, Value};
-
-use crate::error::Error;
 use crate::image::Image;
 use crate::read::window::Window;
-
-/// The answer for one PATH.
-#[derive(Debug)]
-pub struct Answer {
-    /// The path as it prints (`<stdin>` for standard input).
-    pub label: String,
-    pub params_input: Map<String, Value>,
-    pub time_ms: u64,
-    pub result: Result<Success, Error>,
-}
 
 #[derive(Debug)]
 pub enum Success {
@@ -84,28 +71,11 @@ impl Status {
 }
 
 /// Partial: lines remain, a line was cut, text was replaced, or a tail was shortened.
-fn window_status(window: &Window) -> Status {
+pub fn window_status(window: &Window) -> Status {
     if window.truncated() || window.lines_cut() > 0 || window.replaced() || window.tail_dropped > 0
     {
         Status::Partial
     } else {
         Status::Success
-    }
-}
-
-impl Answer {
-    pub fn status(&self) -> Status {
-        match &self.result {
-            Err(_) => Status::Error,
-            Ok(Success::Text(read)) => window_status(&read.window),
-            Ok(Success::Directory(listing)) => window_status(&listing.window),
-            Ok(Success::Unchanged(_)) => Status::Unchanged,
-            Ok(Success::Image(..)) => Status::Success,
-        }
-    }
-
-    /// The error code when this answer failed.
-    pub fn failure(&self) -> Option<crate::error::ErrorCode> {
-        self.result.as_ref().err().map(|e| e.code)
     }
 }

@@ -162,27 +162,6 @@ impl Root {
         self.strip_root(absolute).is_some()
     }
 
-    /// The size of the regular file `input` names inside the root, looked up with one
-    /// `stat` and none of the sandbox's checks: only to choose where a read runs, never
-    /// what it answers. None for anything else, an absolute path outside the root, or a
-    /// path with `..` (which the sandbox checks when it reads).
-    pub fn regular_size(&self, input: &OsStr) -> Option<u64> {
-        let bytes = input.as_bytes();
-        let mut rest = match bytes.starts_with(b"/") {
-            true => self.strip_root(bytes)?,
-            false => bytes.to_vec(),
-        };
-        // What the root's prefix leaves begins with '/': relative to the root, it must not.
-        let slashes = rest.iter().take_while(|&&b| b == b'/').count();
-        rest.drain(..slashes);
-        if rest.is_empty() || rest.split(|&b| b == b'/').any(|part| part == b"..") {
-            return None;
-        }
-        let stat = rustix::fs::statat(&self.fd, rest.as_slice(), AtFlags::empty()).ok()?;
-        (FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile)
-            .then_some(stat.st_size as u64)
-    }
-
     /// How `input` prints: relative to the root, cleaned; never an absolute path.
     pub fn display_of(&self, input: &OsStr) -> String {
         let bytes = input.as_bytes();
@@ -528,24 +507,5 @@ mod tests {
         assert_eq!(display_path(b"a/../../x"), "../x");
         assert_eq!(display_path(b"."), ".");
         assert_eq!(display_path(b""), ".");
-    }
-
-    #[test]
-    fn regular_size_sees_regular_files_inside_the_root_only() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("sub")).unwrap();
-        std::fs::write(dir.path().join("sub/a.txt"), "hello\n").unwrap();
-        std::fs::write(dir.path().join("outside.txt"), "x\n").unwrap();
-        let root = Root::open(&dir.path().join("sub"), "root").unwrap();
-        let size = |p: &str| root.regular_size(OsStr::new(p));
-        assert_eq!(size("a.txt"), Some(6));
-        let absolute = dir.path().join("sub/a.txt");
-        assert_eq!(root.regular_size(absolute.as_os_str()), Some(6));
-        assert_eq!(size("."), None);
-        assert_eq!(size(""), None);
-        assert_eq!(size("missing"), None);
-        assert_eq!(size("../outside.txt"), None);
-        let outside = dir.path().join("outside.txt");
-        assert_eq!(root.regular_size(outside.as_os_str()), None);
     }
 }

@@ -9,9 +9,10 @@ use serde_json::{Map, Value};
 
 use super::Context;
 use super::hints::{self, Wording};
+use crate::answer::Answer;
 use crate::error::{BinaryEvidence, Error};
 use crate::names;
-use crate::outcome::{Answer, FileFacts, Success};
+use crate::outcome::{FileFacts, Success};
 use crate::read::window::Window;
 
 /// The top-level object: `status`, `data`, `text`, `stats`, `context`, and `error`

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use super::Context;
 use super::envelope::Envelope;
-use crate::outcome::Answer;
+use crate::answer::Answer;
 
 pub fn write(out: &mut impl Write, context: &Context, answer: &Answer) -> io::Result<()> {
     serde_json::to_writer(&mut *out, &Envelope::of(context, answer))?;

@@ -8,8 +8,8 @@ pub mod xml;
 
 use std::io::{self, Write};
 
+use crate::answer::Answer;
 use crate::cli::Format;
-use crate::outcome::Answer;
 
 /// What rendering needs besides the answer.
 #[derive(Debug, Clone)]

@@ -8,10 +8,11 @@ use owo_colors::OwoColorize;
 
 use super::Context;
 use super::hints::{self, Wording};
+use crate::answer::Answer;
 use crate::cli::ColorWhen;
 use crate::error::{Error, ErrorCode};
 use crate::names;
-use crate::outcome::{Answer, Success};
+use crate::outcome::Success;
 use crate::read::window::Window;
 
 /// The colour policy: `always` wins over NO_COLOR; `auto` colours only a terminal and

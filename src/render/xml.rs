@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::Context;
 use super::envelope::Envelope;
 use super::hints::{self, Wording};
-use crate::outcome::Answer;
+use crate::answer::Answer;
 
 pub fn write(out: &mut impl Write, context: &Context, answer: &Answer) -> io::Result<()> {
     out.write_all(to_string(context, answer).as_bytes())

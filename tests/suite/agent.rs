@@ -1,6 +1,6 @@
 //! SPEC §7: tool calls with `--call`, and the tool definitions of `--tool-schema`.
 
-mod common;
+use crate::common;
 
 use common::{Workspace, code, json_lines, stdout};
 use serde_json::{Value, json};
@@ -82,8 +82,17 @@ fn call_rejects_unknown_keys_naming_the_accepted_ones() {
     assert_eq!(v["error"]["code"], "INVALID_PARAM");
     assert_eq!(
         v["error"]["message"],
-        "Unknown parameter 'lines'. Accepted: path (file_path, filePath), start_line (offset), limit (max_lines), tail, start_char, hash, if_changed."
+        "Unknown parameter 'lines'. Accepted: path (file_path, filePath), start_line (offset), limit (max_lines), tail, start_char, context, hash, if_changed, end_line, view_range."
     );
+    // Every parameter the message names is accepted (end_line and view_range too,
+    // though the schema leaves them out).
+    for ok in [
+        r#"{"path":"src/app.py","end_line":2}"#,
+        r#"{"path":"src/app.py","view_range":[1,2]}"#,
+        r#"{"path":"src/app.py:2","context":1}"#,
+    ] {
+        assert_eq!(call(&ws, ok).0, 0, "{ok}");
+    }
     assert_eq!(
         v["context"]["params_input"],
         json!({"path": "src/app.py", "lines": 10})

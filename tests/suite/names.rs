@@ -2,7 +2,7 @@
 //! terminal that shows it: control pictures in text mode (terminal or not), `\xHH` for
 //! bytes that are not UTF-8 in every format, and `\xHH` accepted back.
 
-mod common;
+use crate::common;
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;

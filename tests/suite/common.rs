@@ -92,10 +92,10 @@ pub fn numbered(from: u64, to: u64, text: impl Fn(u64) -> String) -> String {
         .collect()
 }
 
-/// The release-profile binary built with the test-only `fault-injection` feature (into
-/// its own target directory): the installed binary's profile, for tests of panics,
-/// speed-sensitive concurrency and memory. Built once per test binary.
-pub fn release_binary() -> &'static PathBuf {
+/// The binary built with the test-only `fault-injection` feature in the `fault` profile
+/// (the release profile without fat LTO; into its own target directory), for tests of
+/// panics, speed-sensitive concurrency and memory. Built once per test run.
+pub fn fault_binary() -> &'static PathBuf {
     static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BIN.get_or_init(|| {
         let manifest = env!("CARGO_MANIFEST_DIR");
@@ -104,14 +104,14 @@ pub fn release_binary() -> &'static PathBuf {
             .join("fault-injection");
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let status = std::process::Command::new(cargo)
-            .args(["build", "--release", "--quiet", "--locked"])
+            .args(["build", "--profile", "fault", "--quiet", "--locked"])
             .args(["--features", "fault-injection", "--target-dir"])
             .arg(&target)
             .current_dir(manifest)
             .status()
             .expect("cargo runs");
         assert!(status.success(), "the release build failed");
-        target.join("release").join("agentread")
+        target.join("fault").join("agentread")
     })
 }
 

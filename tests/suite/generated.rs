@@ -1,6 +1,6 @@
 //! The completions in `completions/` and the man page `man/agentread.1` are generated from
 //! the clap definition and committed. This test fails when they differ from what the
-//! current command line generates; `AGENTREAD_REGENERATE=1 cargo test --test generated`
+//! current command line generates; `AGENTREAD_REGENERATE=1 cargo test --test suite generated`
 //! rewrites them.
 
 use std::path::{Path, PathBuf};
@@ -98,7 +98,7 @@ fn committed_completions_and_man_page_match_the_cli() {
     }
     assert!(
         stale.is_empty(),
-        "out of date with the CLI: {stale:?}; run AGENTREAD_REGENERATE=1 cargo test --test generated"
+        "out of date with the CLI: {stale:?}; run AGENTREAD_REGENERATE=1 cargo test --test suite generated"
     );
 }
 

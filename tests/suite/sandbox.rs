@@ -1,7 +1,7 @@
 //! SPEC §2: nothing outside the root is read, whatever the path; special files are refused
 //! before any read; the operating system's refusals are PERMISSION_DENIED.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::os::unix::process::CommandExt;

@@ -1,7 +1,7 @@
 //! SPEC §5 and §11: binary verdicts with their evidence, encodings, what the read found
 //! (encoding, BOM, line endings), and the size limit.
 
-mod common;
+use crate::common;
 
 use common::{Workspace, code, json_lines, stderr, stdout};
 use serde_json::json;

@@ -1,7 +1,7 @@
 //! Large files are counted on every core (see src/tally.rs); the answers must be exactly
 //! those of the one-pass reading that standard input gets.
 
-mod common;
+use crate::common;
 
 use common::{Workspace, json_lines};
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! NO_COLOR; off a terminal the content is byte-faithful. Runs agentread on a real
 //! pseudo-terminal.
 
-mod common;
+use crate::common;
 
 use std::fs::File;
 use std::io::Read;

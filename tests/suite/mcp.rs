@@ -4,7 +4,7 @@
 // Roots are deprecated by a newer protocol revision (SEP-2577); SPEC §12 uses them.
 #![allow(deprecated)]
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -714,7 +714,7 @@ fn peak_rss_kib(pid: u32) -> u64 {
 fn a_small_read_is_not_queued_behind_large_ones_and_memory_stays_bounded() {
     let ws = workspace();
     let last = one_gib(&ws);
-    let bin = common::release_binary();
+    let bin = common::fault_binary();
     let mut raw = Raw::start(bin, &ws, &[]);
     for id in 100..108 {
         raw.read_call(id, json!({"path": "big.log", "start_line": last - 1}));

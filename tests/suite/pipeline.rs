@@ -1,6 +1,6 @@
 //! Behaviour in shell pipelines: a closed stdout, invalid UTF-8 and plain output.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::process::{Command, Stdio};

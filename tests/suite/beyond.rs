@@ -1,7 +1,7 @@
 //! SPEC §11: paging inside a line, tail, what was found, refusals explained, and the
 //! stateless change check.
 
-mod common;
+use crate::common;
 
 use common::{Workspace, code, json_lines, stderr, stdout};
 use serde_json::json;

@@ -1,7 +1,7 @@
 //! SPEC §14, the deny policy: `--deny`, `AGENTREAD_DENY` and `--deny-secrets`, matched
 //! against the file finally opened and every symlink on the way to it.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::symlink;
 use std::path::Path;

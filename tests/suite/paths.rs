@@ -1,6 +1,6 @@
 //! SPEC §8 directories, several PATHs, standard input, and "did you mean".
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::symlink;
 

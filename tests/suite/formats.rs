@@ -1,6 +1,6 @@
 //! SPEC §6: the text footer, the JSON Lines envelope and well-formed XML.
 
-mod common;
+use crate::common;
 
 use common::{Workspace, code, json_lines, stdout};
 use serde_json::{Value, json};

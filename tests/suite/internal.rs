@@ -2,14 +2,14 @@
 //! users install. This builds the release profile with the test-only `fault-injection`
 //! feature (into its own target directory) and makes it panic.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 
 use common::Workspace;
 
 fn faulty_binary() -> &'static std::path::PathBuf {
-    common::release_binary()
+    common::fault_binary()
 }
 
 fn run_faulty(ws: &Workspace, args: &[&str]) -> std::process::Output {

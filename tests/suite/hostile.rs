@@ -1,7 +1,7 @@
 //! Random bytes with random options: agentread never panics, exits only with the codes of
 //! SPEC §9, and always prints parseable JSON and well-formed XML.
 
-mod common;
+use crate::common;
 
 use common::{Workspace, code, json_lines, stderr, stdout};
 use proptest::prelude::*;

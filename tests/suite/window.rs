@@ -1,6 +1,6 @@
 //! SPEC §3 (what counts as a line) and §4 (the window), through the binary.
 
-mod common;
+use crate::common;
 
 use common::{Workspace, code, numbered, stderr, stdout};
 use serde_json::json;

@@ -1,7 +1,7 @@
 //! SPEC §13: `PATH:N`, `PATH:N:C`, `PATH:N-M`, `-C K`, the range words of other read
 //! tools in `--call`, and the refusals that say what to do instead.
 
-mod common;
+use crate::common;
 
 use common::{Workspace, code, json_lines, numbered, stderr, stdout};
 use serde_json::{Value, json};
@@ -383,4 +383,23 @@ fn not_found_in_call_carries_the_suggestions_in_text() {
         v["text"],
         "File 'src/mian.rs' does not exist.\nDid you mean one of these?\n  src/main.rs"
     );
+}
+
+/// `dir:3` where `dir` is a directory names nothing: a reference points into a file
+/// (SPEC §13), so it is not a page of the listing.
+#[test]
+fn a_directory_with_a_line_suffix_is_not_found() {
+    let ws = workspace();
+    let out = ws.run(&["src:3"]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with("agentread: NOT_FOUND: "),
+        "{}",
+        stderr(&out)
+    );
+    let (exit, v) = call(&ws, json!({"path": "src:2-3"}));
+    assert_eq!((exit, v["error"]["code"].as_str()), (3, Some("NOT_FOUND")));
+    // A directory whose name holds the suffix is still listed.
+    ws.mkdir("logs:3");
+    assert_eq!(code(&ws.run(&["logs:3"])), 0);
 }

@@ -1,6 +1,6 @@
 //! SPEC §9: error codes, exit codes and where errors are written.
 
-mod common;
+use crate::common;
 
 use common::{Workspace, code, json_lines, stderr, stdout};
 use serde_json::json;

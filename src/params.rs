@@ -1,0 +1,701 @@
+//! The tool's parameters (SPEC §7): one table, from which the command line's per-call
+//! flags, the parsing of `--call` and MCP arguments, `context.params_input`, the message
+//! that refuses an unknown key and the tool schema are all derived. A new parameter is one
+//! entry of [`PARAMS`] plus a field of [`Given`] and its behaviour.
+
+use clap::{Arg, ArgAction, ArgMatches, Command, ValueHint};
+use serde_json::{Map, Value, json};
+
+use crate::error::Error;
+
+pub const DEFAULT_LIMIT: u64 = 500;
+pub const MAX_LIMIT: u64 = 2000;
+pub const MAX_CONTEXT: u64 = 999;
+
+/// The tool parameters of one call, each checked on its own (their combination is checked
+/// by `request`). `None` and `false`: not given.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Given {
+    /// `path` in a tool call (the command line's PATHs are positional).
+    pub path: Option<String>,
+    pub start_line: Option<u64>,
+    pub limit: Option<u64>,
+    pub tail: Option<u64>,
+    pub start_char: Option<u64>,
+    /// `-C K`: lines around a `PATH:N` target.
+    pub context: Option<u64>,
+    pub hash: bool,
+    pub if_changed: Option<String>,
+    pub end_line: Option<u64>,
+    pub view_range: Option<ViewRange>,
+}
+
+/// `[start, end]` of `view_range`, `end` None for "to the end".
+pub type ViewRange = (u64, Option<u64>);
+
+/// One parameter: its names, how the command line spells it, its type and bounds, and
+/// the words that describe it.
+pub struct Param {
+    /// The name on the wire (`--call`, MCP, `params_input`, the schema).
+    pub name: &'static str,
+    /// Other names a tool call may use.
+    pub aliases: &'static [&'static str],
+    /// The command line's long flag; None for a parameter of tool calls only.
+    pub long: Option<&'static str>,
+    pub short: Option<char>,
+    pub value_name: &'static str,
+    /// The line of `--help`.
+    pub help: &'static str,
+    /// The tool schema's description.
+    pub description: &'static str,
+    /// Listed in the tool schema; the others are accepted without being advertised.
+    pub advertised: bool,
+    pub required: bool,
+    pub kind: Kind,
+}
+
+/// A parameter's type, its bounds, and the field of [`Given`] it fills.
+pub enum Kind {
+    Integer {
+        min: u64,
+        max: u64,
+        default: Option<u64>,
+        field: fn(&mut Given) -> &mut Option<u64>,
+    },
+    Flag {
+        field: fn(&mut Given) -> &mut bool,
+    },
+    /// A string, checked by `check` (which gets the name as the caller spelled it).
+    Text {
+        pattern: Option<&'static str>,
+        check: fn(&str, &str) -> Result<String, Error>,
+        expected: &'static str,
+        field: fn(&mut Given) -> &mut Option<String>,
+    },
+    /// `[start, end]`, `end` -1 for the end of the file.
+    Range {
+        field: fn(&mut Given) -> &mut Option<ViewRange>,
+    },
+}
+
+/// The parameters, in the order `params_input` lists the command line's and the schema
+/// lists them.
+pub static PARAMS: &[Param] = &[
+    Param {
+        name: "path",
+        aliases: &["file_path", "filePath"],
+        long: None,
+        short: None,
+        value_name: "PATH",
+        help: "",
+        description: "File or directory to read, relative to the workspace root or absolute inside it; '-' reads standard input.",
+        advertised: true,
+        required: true,
+        kind: Kind::Text {
+            pattern: None,
+            check: |_, path| Ok(path.to_string()),
+            expected: "a string",
+            field: |g| &mut g.path,
+        },
+    },
+    Param {
+        name: "start_line",
+        aliases: &["offset"],
+        long: Some("start-line"),
+        short: Some('s'),
+        value_name: "N",
+        help: "First line to show, 1-based [default: 1]",
+        description: "First line to show, 1-based.",
+        advertised: true,
+        required: false,
+        kind: Kind::Integer {
+            min: 1,
+            max: u64::MAX,
+            default: Some(1),
+            field: |g| &mut g.start_line,
+        },
+    },
+    Param {
+        name: "limit",
+        aliases: &["max_lines"],
+        long: Some("limit"),
+        short: Some('n'),
+        value_name: "N",
+        help: "Most lines to show, 1-2000 [default: 500]",
+        description: "Most lines to show.",
+        advertised: true,
+        required: false,
+        kind: Kind::Integer {
+            min: 1,
+            max: MAX_LIMIT,
+            default: Some(DEFAULT_LIMIT),
+            field: |g| &mut g.limit,
+        },
+    },
+    Param {
+        name: "tail",
+        aliases: &[],
+        long: Some("tail"),
+        short: None,
+        value_name: "N",
+        help: "Show the last N lines (1-2000) instead of a start line",
+        description: "Show the last N lines, with their true numbers, instead of a start line. Not with start_line or start_char.",
+        advertised: true,
+        required: false,
+        kind: Kind::Integer {
+            min: 1,
+            max: MAX_LIMIT,
+            default: None,
+            field: |g| &mut g.tail,
+        },
+    },
+    Param {
+        name: "start_char",
+        aliases: &[],
+        long: Some("start-char"),
+        short: None,
+        value_name: "C",
+        help: "Begin the first line of the window at character C, to page inside a long line [default: 1]",
+        description: "Begin the first line at this character, to read on inside a long line that was cut.",
+        advertised: true,
+        required: false,
+        kind: Kind::Integer {
+            min: 1,
+            max: u64::MAX,
+            default: Some(1),
+            field: |g| &mut g.start_char,
+        },
+    },
+    Param {
+        name: "context",
+        aliases: &[],
+        long: Some("context"),
+        short: Some('C'),
+        value_name: "K",
+        help: "With a PATH:N target, show K lines before and after line N (0-999)",
+        description: "With a PATH:N target, K lines before and after line N.",
+        advertised: false,
+        required: false,
+        kind: Kind::Integer {
+            min: 0,
+            max: MAX_CONTEXT,
+            default: None,
+            field: |g| &mut g.context,
+        },
+    },
+    Param {
+        name: "hash",
+        aliases: &[],
+        long: Some("hash"),
+        short: None,
+        value_name: "",
+        help: "Report the BLAKE3 hash of the file's bytes in stats.content_hash",
+        description: "Report stats.content_hash, the BLAKE3 hash of the file's bytes.",
+        advertised: true,
+        required: false,
+        kind: Kind::Flag {
+            field: |g| &mut g.hash,
+        },
+    },
+    Param {
+        name: "if_changed",
+        aliases: &[],
+        long: Some("if-changed"),
+        short: None,
+        value_name: "HASH",
+        help: "Answer `unchanged`, without content, when the file's hash is HASH",
+        description: "A content_hash from an earlier read: if the file still has it, the answer is status 'unchanged' without content.",
+        advertised: true,
+        required: false,
+        kind: Kind::Text {
+            pattern: Some("^[0-9a-f]{64}$"),
+            check: check_hash,
+            expected: "a 64-digit lowercase hex hash",
+            field: |g| &mut g.if_changed,
+        },
+    },
+    Param {
+        name: "end_line",
+        aliases: &[],
+        long: None,
+        short: None,
+        value_name: "N",
+        help: "",
+        description: "Last line to show, 1-based and inclusive (in place of limit).",
+        advertised: false,
+        required: false,
+        kind: Kind::Integer {
+            min: 1,
+            max: u64::MAX,
+            default: None,
+            field: |g| &mut g.end_line,
+        },
+    },
+    Param {
+        name: "view_range",
+        aliases: &[],
+        long: None,
+        short: None,
+        value_name: "RANGE",
+        help: "",
+        description: "[start, end], 1-based and inclusive, end -1 for the end of the file (in place of limit).",
+        advertised: false,
+        required: false,
+        kind: Kind::Range {
+            field: |g| &mut g.view_range,
+        },
+    },
+];
+
+impl std::fmt::Debug for Param {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl Param {
+    /// The flag as the command line spells it (`--start-line`), else the name.
+    pub fn flag(&self) -> String {
+        match self.long {
+            Some(long) => format!("--{long}"),
+            None => self.name.to_string(),
+        }
+    }
+
+    /// The command line's argument, whose id is the parameter's name.
+    fn arg(&self) -> Option<Arg> {
+        let long = self.long?;
+        let arg = Arg::new(self.name).long(long).help(self.help);
+        let arg = match self.short {
+            Some(short) => arg.short(short),
+            None => arg,
+        };
+        Some(match self.kind {
+            Kind::Flag { .. } => arg.action(ArgAction::SetTrue),
+            // Values are taken as text and checked here, so that the command line and
+            // tool calls share one set of checks and messages.
+            _ => arg.value_name(self.value_name).value_hint(ValueHint::Other),
+        })
+    }
+
+    /// Checks one value of a tool call (`key` is the name the caller used) into `given`.
+    fn take_json(&self, key: &str, value: &Value, given: &mut Given) -> Result<(), Error> {
+        match &self.kind {
+            Kind::Integer {
+                min, max, field, ..
+            } => *field(given) = Some(json_bounded(key, value, *min, *max)?),
+            Kind::Flag { field } => {
+                *field(given) = match value {
+                    Value::Bool(b) => *b,
+                    Value::String(s) if s == "true" || s == "false" => s == "true",
+                    _ => {
+                        return Err(Error::invalid_param(format!(
+                            "Invalid value {value} for {key}: expected true or false."
+                        )));
+                    }
+                }
+            }
+            Kind::Text {
+                check,
+                expected,
+                field,
+                ..
+            } => {
+                let Value::String(text) = value else {
+                    return Err(Error::invalid_param(format!(
+                        "Invalid value {value} for {key}: expected {expected}."
+                    )));
+                };
+                *field(given) = Some(check(key, text)?);
+            }
+            Kind::Range { field } => *field(given) = Some(parse_view_range(value)?),
+        }
+        Ok(())
+    }
+
+    /// Checks one value of the command line into `given`.
+    fn take_cli(&self, raw: &CliValue, given: &mut Given) -> Result<(), Error> {
+        let flag = self.flag();
+        match (&self.kind, raw) {
+            (Kind::Flag { field }, _) => *field(given) = true,
+            (
+                Kind::Integer {
+                    min, max, field, ..
+                },
+                CliValue::Text(raw),
+            ) => {
+                *field(given) = Some(cli_bounded(&flag, raw, *min, *max)?);
+            }
+            (Kind::Text { check, field, .. }, CliValue::Text(raw)) => {
+                *field(given) = Some(check(&flag, raw)?);
+            }
+            // Ranges and bare flags have no command-line spelling that reaches here.
+            (Kind::Integer { .. } | Kind::Text { .. } | Kind::Range { .. }, _) => {}
+        }
+        Ok(())
+    }
+
+    /// The parameter's JSON Schema.
+    fn schema(&self) -> Value {
+        let mut schema = match &self.kind {
+            Kind::Integer {
+                min, max, default, ..
+            } => {
+                let mut s = json!({"type": "integer", "minimum": min});
+                if *max != u64::MAX {
+                    s["maximum"] = json!(max);
+                }
+                if let Some(default) = default {
+                    s["default"] = json!(default);
+                }
+                s
+            }
+            Kind::Flag { .. } => json!({"type": "boolean", "default": false}),
+            Kind::Text { pattern, .. } => {
+                let mut s = json!({"type": "string"});
+                if let Some(pattern) = pattern {
+                    s["pattern"] = json!(pattern);
+                }
+                s
+            }
+            Kind::Range { .. } => json!({
+                "type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2
+            }),
+        };
+        schema["description"] = json!(self.description);
+        schema
+    }
+}
+
+/// The JSON Schema of the tool's parameters: the advertised names, defaults and bounds.
+pub fn schema() -> Value {
+    let properties: Map<String, Value> = PARAMS
+        .iter()
+        .filter(|p| p.advertised)
+        .map(|p| (p.name.to_string(), p.schema()))
+        .collect();
+    let required: Vec<&str> = PARAMS
+        .iter()
+        .filter(|p| p.required)
+        .map(|p| p.name)
+        .collect();
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": false
+    })
+}
+
+/// The parameter a tool call's key names, by its name or an alias.
+pub fn by_key(key: &str) -> Option<&'static Param> {
+    PARAMS
+        .iter()
+        .find(|p| p.name == key || p.aliases.contains(&key))
+}
+
+/// Every accepted parameter, for the message that refuses an unknown one.
+fn accepted() -> String {
+    PARAMS
+        .iter()
+        .map(|p| match p.aliases {
+            [] => p.name.to_string(),
+            aliases => format!("{} ({})", p.name, aliases.join(", ")),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A tool call's arguments, each checked on its own. Unknown keys, and one parameter given
+/// under two names, are refused; `null` is a parameter left out (frameworks send it).
+pub fn from_json(object: &Map<String, Value>) -> Result<Given, Error> {
+    let mut given = Given::default();
+    let mut seen: Vec<(&str, &str)> = Vec::new();
+    for (key, value) in object {
+        let Some(param) = by_key(key) else {
+            return Err(Error::invalid_param(format!(
+                "Unknown parameter '{key}'. Accepted: {}.",
+                accepted()
+            )));
+        };
+        if let Some((_, first)) = seen.iter().find(|(name, _)| *name == param.name) {
+            return Err(Error::invalid_param(format!(
+                "The parameter '{}' is given twice (as '{first}' and '{key}').",
+                param.name
+            )));
+        }
+        seen.push((param.name, key));
+        if !value.is_null() {
+            param.take_json(key, value, &mut given)?;
+        }
+    }
+    Ok(given)
+}
+
+/// A per-call value as the command line gave it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CliValue {
+    Flag,
+    Text(String),
+}
+
+/// The command line's per-call options, unchecked: the table's flags, added to the clap
+/// definition by `#[command(flatten)]`.
+#[derive(Debug, Clone, Default)]
+pub struct CliParams {
+    pub given: Vec<(&'static Param, CliValue)>,
+}
+
+impl CliParams {
+    /// The first option given, as the command line spells it.
+    pub fn first_flag(&self) -> Option<String> {
+        self.given.first().map(|(p, _)| p.flag())
+    }
+
+    /// Checks each value into one `Given`.
+    pub fn check(&self) -> Result<Given, Error> {
+        let mut given = Given::default();
+        for (param, raw) in &self.given {
+            param.take_cli(raw, &mut given)?;
+        }
+        Ok(given)
+    }
+
+    /// The options under their tool names with their values as given (`-n 3` becomes
+    /// `"limit":3`; a value that is not a number stays text).
+    pub fn params_input(&self) -> Map<String, Value> {
+        self.given
+            .iter()
+            .map(|(param, raw)| {
+                let value = match raw {
+                    CliValue::Flag => Value::Bool(true),
+                    CliValue::Text(raw) => match param.kind {
+                        Kind::Integer { .. } => match raw.parse::<u64>() {
+                            Ok(n) => Value::from(n),
+                            Err(_) => match raw.parse::<i64>() {
+                                Ok(n) => Value::from(n),
+                                Err(_) => Value::String(raw.clone()),
+                            },
+                        },
+                        _ => Value::String(raw.clone()),
+                    },
+                };
+                (param.name.to_string(), value)
+            })
+            .collect()
+    }
+}
+
+impl clap::Args for CliParams {
+    fn augment_args(cmd: Command) -> Command {
+        PARAMS
+            .iter()
+            .filter_map(Param::arg)
+            .fold(cmd, |cmd, arg| cmd.arg(arg))
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl clap::FromArgMatches for CliParams {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut given = Vec::new();
+        for param in PARAMS.iter().filter(|p| p.long.is_some()) {
+            match param.kind {
+                Kind::Flag { .. } => {
+                    if matches.get_flag(param.name) {
+                        given.push((param, CliValue::Flag));
+                    }
+                }
+                _ => {
+                    if let Some(value) = matches.get_one::<String>(param.name) {
+                        given.push((param, CliValue::Text(value.clone())));
+                    }
+                }
+            }
+        }
+        Ok(CliParams { given })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+fn range_text(min: u64, max: u64) -> String {
+    if max == u64::MAX {
+        format!("an integer of at least {min}")
+    } else {
+        format!("an integer from {min} to {max}")
+    }
+}
+
+/// A command-line integer within bounds; `flag` is how the message names it.
+pub fn cli_bounded(flag: &str, raw: &str, min: u64, max: u64) -> Result<u64, Error> {
+    raw.parse::<u64>()
+        .ok()
+        .filter(|n| (min..=max).contains(n))
+        .ok_or_else(|| {
+            Error::invalid_param(format!(
+                "Invalid value '{raw}' for {flag}: expected {}.",
+                range_text(min, max)
+            ))
+        })
+}
+
+/// A JSON integer (or a string of digits, as models sometimes send) within bounds.
+fn json_bounded(key: &str, value: &Value, min: u64, max: u64) -> Result<u64, Error> {
+    let number = match value {
+        Value::Number(n) => n.as_u64().or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 1.8e19)
+                .map(|f| f as u64)
+        }),
+        Value::String(s) => s.parse::<u64>().ok(),
+        _ => None,
+    };
+    number.filter(|n| (min..=max).contains(n)).ok_or_else(|| {
+        Error::invalid_param(format!(
+            "Invalid value {value} for {key}: expected {}.",
+            range_text(min, max)
+        ))
+    })
+}
+
+fn check_hash(name: &str, hash: &str) -> Result<String, Error> {
+    let valid = hash.len() == 64 && hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    if valid {
+        Ok(hash.to_string())
+    } else {
+        Err(Error::invalid_param(format!(
+            "Invalid value '{hash}' for {name}: expected the 64-digit lowercase hex BLAKE3 hash that --hash reports."
+        )))
+    }
+}
+
+/// `[start, end]`, 1-based and inclusive, `end` = -1 for "to the end".
+fn parse_view_range(value: &Value) -> Result<ViewRange, Error> {
+    let invalid = || {
+        Error::invalid_param(format!(
+            "Invalid value {value} for view_range: expected [start, end] with 1 ≤ start, and end ≥ start or -1 for the end of the file."
+        ))
+    };
+    let Value::Array(pair) = value else {
+        return Err(invalid());
+    };
+    let [start, end] = pair.as_slice() else {
+        return Err(invalid());
+    };
+    let start = start.as_u64().filter(|n| *n >= 1).ok_or_else(invalid)?;
+    match end.as_i64() {
+        Some(-1) => Ok((start, None)),
+        _ => Ok((
+            start,
+            Some(end.as_u64().filter(|n| *n >= 1).ok_or_else(invalid)?),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(json: &str) -> Map<String, Value> {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn aliases_fill_one_parameter() {
+        let given = from_json(&object(
+            r#"{"file_path":"a.rs","offset":5,"max_lines":"7"}"#,
+        ));
+        let given = given.unwrap();
+        assert_eq!(given.path.as_deref(), Some("a.rs"));
+        assert_eq!((given.start_line, given.limit), (Some(5), Some(7)));
+    }
+
+    #[test]
+    fn unknown_keys_are_refused_naming_every_accepted_one() {
+        let err = from_json(&object(r#"{"path":"a","lines":3}"#)).unwrap_err();
+        assert_eq!(
+            err.message,
+            "Unknown parameter 'lines'. Accepted: path (file_path, filePath), start_line (offset), limit (max_lines), tail, start_char, context, hash, if_changed, end_line, view_range."
+        );
+        assert!(from_json(&object(r#"{"path":"a","filePath":"b"}"#)).is_err());
+    }
+
+    #[test]
+    fn every_parameter_is_accepted_by_its_name_and_aliases() {
+        for param in PARAMS {
+            for key in std::iter::once(&param.name).chain(param.aliases) {
+                assert!(std::ptr::eq(by_key(key).unwrap(), param), "{key}");
+            }
+        }
+    }
+
+    #[test]
+    fn out_of_range_values_are_refused_not_clamped() {
+        assert!(cli_bounded("--limit", "2001", 1, MAX_LIMIT).is_err());
+        assert!(cli_bounded("--limit", "0", 1, MAX_LIMIT).is_err());
+        assert_eq!(cli_bounded("--limit", "2000", 1, MAX_LIMIT).unwrap(), 2000);
+        let err = cli_bounded("--limit", "abc", 1, MAX_LIMIT).unwrap_err();
+        assert_eq!(
+            err.message,
+            "Invalid value 'abc' for --limit: expected an integer from 1 to 2000."
+        );
+        assert!(json_bounded("limit", &json!(2.5), 1, MAX_LIMIT).is_err());
+        assert!(json_bounded("limit", &json!(-1), 1, MAX_LIMIT).is_err());
+        assert_eq!(json_bounded("limit", &json!(3.0), 1, MAX_LIMIT).unwrap(), 3);
+    }
+
+    #[test]
+    fn hashes_must_be_64_lowercase_hex_digits() {
+        assert!(check_hash("h", &"a".repeat(64)).is_ok());
+        assert!(check_hash("h", &"A".repeat(64)).is_err());
+        assert!(check_hash("h", &"a".repeat(63)).is_err());
+    }
+
+    #[test]
+    fn the_schema_lists_the_advertised_parameters_in_order() {
+        let schema = schema();
+        let names: Vec<&str> = schema["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let advertised: Vec<&str> = PARAMS
+            .iter()
+            .filter(|p| p.advertised)
+            .map(|p| p.name)
+            .collect();
+        assert_eq!(names, advertised);
+        assert_eq!(schema["properties"]["limit"]["maximum"], MAX_LIMIT);
+        assert_eq!(schema["properties"]["limit"]["default"], DEFAULT_LIMIT);
+    }
+
+    /// The help lines say the defaults and bounds the checks apply.
+    #[test]
+    fn help_lines_say_the_defaults_and_bounds() {
+        for param in PARAMS.iter().filter(|p| p.long.is_some()) {
+            if let Kind::Integer {
+                min, max, default, ..
+            } = param.kind
+            {
+                if let Some(default) = default {
+                    assert!(param.help.contains(&format!("[default: {default}]")));
+                }
+                if max != u64::MAX {
+                    assert!(
+                        param.help.contains(&format!("{min}-{max}")),
+                        "{}",
+                        param.name
+                    );
+                }
+            }
+        }
+    }
+}

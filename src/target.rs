@@ -1,0 +1,303 @@
+//! A target (a PATH as written, its `\xHH` spelling, `PATH:N`, `PATH:N-M`) becomes a
+//! [`Plan`]: a file or directory opened inside the root and the window to read from it.
+//! Every check that concerns one target is here; what comes after only reads.
+
+use std::ffi::OsStr;
+use std::fs::File;
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use rustix::fs::Stat;
+
+use crate::cli::Format;
+use crate::error::{Error, ErrorCode};
+use crate::names;
+use crate::params::{DEFAULT_LIMIT, MAX_LIMIT};
+use crate::read::window::{Start, WindowSpec};
+use crate::request::{Request, Target};
+use crate::sandbox::{Opened, Resolved};
+use crate::suggest;
+
+/// What to read for one target, every check of it passed.
+#[derive(Debug)]
+pub enum Plan {
+    Stdin {
+        spec: WindowSpec,
+    },
+    File {
+        file: File,
+        stat: Stat,
+        /// The path as asked and as opened (root-relative).
+        display: String,
+        real: String,
+        spec: WindowSpec,
+        /// The line a `PATH:N` target names, which must exist.
+        asked_line: Option<u64>,
+    },
+    Directory {
+        fd: OwnedFd,
+        display: String,
+        real: String,
+        spec: WindowSpec,
+    },
+}
+
+impl Plan {
+    /// The size of a regular file to read (by its descriptor); None otherwise.
+    pub fn file_size(&self) -> Option<u64> {
+        match self {
+            Plan::File { stat, .. } => Some(u64::try_from(stat.st_size).unwrap_or(0)),
+            _ => None,
+        }
+    }
+}
+
+/// Resolves one target of a request.
+pub fn resolve(request: &Request, target: &Target) -> Result<Plan, Error> {
+    match target {
+        Target::Stdin => Ok(Plan::Stdin {
+            spec: spec_for(request, None)?,
+        }),
+        Target::Path(path) => resolve_path(request, path),
+    }
+}
+
+/// A PATH as written; when it names nothing, as its `\xHH` spelling of bytes that are
+/// not UTF-8, then as a `PATH:N` reference whose part before `:N` names a file (SPEC §13,
+/// §14).
+fn resolve_path(request: &Request, path: &OsStr) -> Result<Plan, Error> {
+    let first = match request.root.resolve(path) {
+        Ok(resolved) => return plan(request, resolved, None),
+        Err(err) if err.code == ErrorCode::NotFound => err,
+        Err(err) => return Err(err),
+    };
+    if let Some(bytes) = names::unescape(path.as_bytes())
+        && let Ok(resolved) = request.root.resolve(OsStr::from_bytes(&bytes))
+    {
+        return plan(request, resolved, None);
+    }
+    if let Some((file, reference)) = line_ref(path.as_bytes()) {
+        let file = OsStr::from_bytes(file);
+        let resolved = request
+            .root
+            .resolve(file)
+            .map_err(|err| with_suggestions(request, err, &request.root.display_of(file)))?;
+        // A reference points into a file; `dir:3` names nothing.
+        if matches!(resolved.opened, Opened::File { .. }) {
+            return plan(request, resolved, Some(reference));
+        }
+    }
+    Err(with_suggestions(
+        request,
+        first,
+        &request.root.display_of(path),
+    ))
+}
+
+fn with_suggestions(request: &Request, err: Error, display: &str) -> Error {
+    match err.code {
+        ErrorCode::NotFound => {
+            let candidates = suggest::suggestions(&request.root, display, &request.settings.deny);
+            err.with_suggestions(candidates)
+        }
+        _ => err,
+    }
+}
+
+fn plan(request: &Request, resolved: Resolved, reference: Option<LineRef>) -> Result<Plan, Error> {
+    let spec = spec_for(request, reference)?;
+    match resolved.opened {
+        Opened::File { file, stat } => {
+            check_deny(request, &resolved.display, &resolved.passed)?;
+            Ok(Plan::File {
+                file,
+                stat,
+                display: resolved.display,
+                real: resolved.real,
+                spec,
+                asked_line: reference.map(|r| r.line),
+            })
+        }
+        Opened::Directory { fd } => Ok(Plan::Directory {
+            fd,
+            display: resolved.display,
+            real: resolved.real,
+            spec,
+        }),
+    }
+}
+
+/// The deny policy, against the path as asked, every link followed and the file opened
+/// (`passed`, as the sandbox walked them).
+fn check_deny(request: &Request, display: &str, passed: &[Vec<u8>]) -> Result<(), Error> {
+    for path in passed {
+        if let Some(pattern) = request
+            .settings
+            .deny
+            .denying(Path::new(OsStr::from_bytes(path)))
+        {
+            return Err(Error::denied(display, &names::text_of(path), &pattern));
+        }
+    }
+    Ok(())
+}
+
+/// A `PATH:N`, `PATH:N:C` or `PATH:N-M` reference (SPEC §13).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineRef {
+    pub line: u64,
+    /// The last line of `:N-M`.
+    pub end: Option<u64>,
+}
+
+/// Splits `a.rs:12`, `a.rs:12:5` and `a.rs:12-20` into the file's path and the reference.
+pub fn line_ref(path: &[u8]) -> Option<(&[u8], LineRef)> {
+    let number = |b: &[u8]| -> Option<u64> {
+        (!b.is_empty() && b.iter().all(u8::is_ascii_digit))
+            .then(|| std::str::from_utf8(b).ok()?.parse::<u64>().ok())
+            .flatten()
+            .filter(|n| *n >= 1)
+    };
+    let colon = path.iter().rposition(|&b| b == b':')?;
+    let (before, last) = (&path[..colon], &path[colon + 1..]);
+    if let Some(dash) = last.iter().position(|&b| b == b'-') {
+        let (line, end) = (number(&last[..dash])?, number(&last[dash + 1..])?);
+        return (!before.is_empty()).then_some((
+            before,
+            LineRef {
+                line,
+                end: Some(end),
+            },
+        ));
+    }
+    let last = number(last)?;
+    // `:N:C`: the column is ignored.
+    if let Some(colon) = before.iter().rposition(|&b| b == b':')
+        && let Some(line) = number(&before[colon + 1..])
+        && colon > 0
+    {
+        return Some((&before[..colon], LineRef { line, end: None }));
+    }
+    (!before.is_empty()).then_some((
+        before,
+        LineRef {
+            line: last,
+            end: None,
+        },
+    ))
+}
+
+/// The window to read for a target: the call's options, or a line reference's.
+fn spec_for(request: &Request, reference: Option<LineRef>) -> Result<WindowSpec, Error> {
+    let w = &request.window;
+    let mut spec = WindowSpec {
+        start: match w.tail {
+            Some(n) => Start::Tail(n),
+            None => Start::Line(w.start_line.unwrap_or(1)),
+        },
+        limit: w.tail.or(w.limit).unwrap_or(DEFAULT_LIMIT),
+        start_char: w.start_char.unwrap_or(1),
+        max_line_chars: request.settings.max_line_chars,
+        max_bytes: request.settings.max_bytes,
+        numbers: request.settings.numbers,
+        line_endings: request.format != Format::Text,
+    };
+    let Some(reference) = reference else {
+        if w.context.is_some() {
+            return Err(Error::invalid_param(
+                "--context needs a PATH:N target (such as src/main.rs:42 -C 5).",
+            ));
+        }
+        return Ok(spec);
+    };
+    let n = reference.line;
+    if let Some(end) = reference.end {
+        if let Some(flag) = [
+            (w.start_line.is_some(), "--start-line"),
+            (w.limit.is_some(), "--limit"),
+            (w.tail.is_some(), "--tail"),
+            (w.context.is_some(), "--context"),
+        ]
+        .into_iter()
+        .find_map(|(given, name)| given.then_some(name))
+        {
+            return Err(Error::invalid_param(format!(
+                "A PATH:N-M target names its lines itself; {flag} cannot be combined with it (use PATH:N with {flag}, or change N-M)."
+            )));
+        }
+        if end < n {
+            return Err(Error::invalid_param(format!(
+                "The range {n}-{end} ends before it starts: write PATH:N-M with M ≥ N."
+            )));
+        }
+        if end - n + 1 > MAX_LIMIT {
+            return Err(Error::invalid_param(format!(
+                "The range {n}-{end} is {} lines; at most {MAX_LIMIT} lines can be read at once (read it in parts).",
+                end - n + 1
+            )));
+        }
+        spec.start = Start::Line(n);
+        spec.limit = end - n + 1;
+        return Ok(spec);
+    }
+    if w.start_line.is_some() || w.tail.is_some() {
+        let flag = if w.tail.is_some() {
+            "--tail"
+        } else {
+            "--start-line"
+        };
+        return Err(Error::invalid_param(format!(
+            "A PATH:N target starts at line N; {flag} cannot be combined with it (drop :N, or drop {flag})."
+        )));
+    }
+    match w.context {
+        Some(k) => {
+            let first = n.saturating_sub(k).max(1);
+            let lines = n + k - first + 1;
+            spec.start = Start::Line(first);
+            spec.limit = w.limit.map_or(lines, |l| l.min(lines));
+        }
+        None => spec.start = Start::Line(n),
+    }
+    Ok(spec)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_references_are_split_from_the_path() {
+        let r = |line, end| Some(LineRef { line, end });
+        let split = |p: &str| line_ref(p.as_bytes()).map(|(f, r)| (f.to_vec(), r));
+        assert_eq!(
+            split("a.rs:12"),
+            Some((b"a.rs".to_vec(), r(12, None).unwrap()))
+        );
+        assert_eq!(
+            split("a.rs:12:7"),
+            Some((b"a.rs".to_vec(), r(12, None).unwrap()))
+        );
+        assert_eq!(
+            split("a.rs:3-9"),
+            Some((b"a.rs".to_vec(), r(3, Some(9)).unwrap()))
+        );
+        // A colon inside the path stays in it; only the last part is the reference.
+        assert_eq!(
+            split("x:y.rs:4"),
+            Some((b"x:y.rs".to_vec(), r(4, None).unwrap()))
+        );
+        // The last part decides: here `:4` after a path that ends in `:2-3`.
+        assert_eq!(
+            split("a.rs:2-3:4"),
+            Some((b"a.rs:2-3".to_vec(), r(4, None).unwrap()))
+        );
+        // Not references: no path, no number, zero, signs, an open range.
+        for no in [
+            ":5", "a.rs:", "a.rs:0", "a.rs:+5", "a.rs:x", "a.rs:1-", "a.rs:-2", "a.rs",
+        ] {
+            assert_eq!(split(no), None, "{no}");
+        }
+    }
+}

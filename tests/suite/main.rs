@@ -1,0 +1,24 @@
+//! The integration tests: one binary, a module per area of SPEC.md, each running the
+//! built `agentread` as a user or an agent would.
+
+mod common;
+
+mod agent;
+mod beyond;
+mod content;
+mod deny;
+mod errors;
+mod formats;
+mod generated;
+mod hostile;
+mod internal;
+mod mcp;
+mod names;
+mod parallel;
+mod paths;
+mod pipeline;
+mod readme;
+mod references;
+mod sandbox;
+mod terminal;
+mod window;
