@@ -5,8 +5,9 @@
 //! main thread's stack guard by parsing `/proc/self/maps`, an eighth of all the work of
 //! reading a small file. What it does that agentread needs is done here: closed standard
 //! streams are reopened on `/dev/null`, SIGPIPE is ignored (a closed stdout is then an
-//! error agentread answers quietly), and stdout is flushed at the end. (std still
-//! captures the arguments itself on Linux.)
+//! error agentread answers quietly), stdout is flushed at the end, and the arguments are
+//! taken from `argc`/`argv` (std fills `args_os()` through a glibc hook, which musl and
+//! the BSDs do not have).
 // The test harness brings its own main.
 #![cfg_attr(not(test), no_main)]
 
@@ -16,11 +17,12 @@ mod process {
     use std::io::Write;
 
     #[unsafe(no_mangle)]
-    extern "C" fn main(_argc: c_int, _argv: *const *const c_char) -> c_int {
+    extern "C" fn main(argc: c_int, argv: *const *const c_char) -> c_int {
         reopen_closed_standard_streams();
         // SAFETY: setting a signal's disposition to SIG_IGN has no preconditions.
         unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
-        let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+        // SAFETY: the C runtime passes `argc` valid, NUL-terminated strings in `argv`.
+        let args = unsafe { arguments(argc, argv) };
         // The answer says what failed; the default hook's report would only add noise on
         // stderr. RUST_BACKTRACE keeps it for whoever debugs.
         if std::env::var_os("RUST_BACKTRACE").is_none() {
@@ -30,6 +32,21 @@ mod process {
             .unwrap_or_else(|_| agentread::internal_failure(&args));
         let _ = std::io::stdout().flush();
         c_int::from(agentread::exit_status(failure))
+    }
+
+    /// The program's arguments, as the C runtime passed them.
+    ///
+    /// # Safety
+    /// `argv` must hold `argc` pointers to NUL-terminated strings.
+    unsafe fn arguments(argc: c_int, argv: *const *const c_char) -> Vec<std::ffi::OsString> {
+        use std::os::unix::ffi::OsStrExt;
+        (0..usize::try_from(argc).unwrap_or(0))
+            .map(|i| {
+                // SAFETY: i < argc, and each entry is a NUL-terminated string.
+                let arg = unsafe { std::ffi::CStr::from_ptr(*argv.add(i)) };
+                std::ffi::OsStr::from_bytes(arg.to_bytes()).to_os_string()
+            })
+            .collect()
     }
 
     /// A standard stream that was closed gets `/dev/null`, so that no file agentread opens

@@ -430,4 +430,54 @@ mod tests {
         assert_eq!(raw_json_of(&lookalike), None);
         assert_eq!(raw_json_of(&serde_json::json!({RAW_JSON: 1})), None);
     }
+
+    /// The field names of a value's `Debug` form, at its top level.
+    fn debug_fields(debug: &str) -> Vec<String> {
+        let body = &debug[debug.find('{').unwrap() + 1..];
+        let (mut depth, mut fields, mut name) = (0i32, Vec::new(), String::new());
+        let mut in_string = false;
+        for c in body.chars() {
+            match c {
+                '"' => in_string = !in_string,
+                _ if in_string => {}
+                '{' | '[' | '(' => depth += 1,
+                '}' | ']' | ')' => depth -= 1,
+                ':' if depth == 0 && !name.trim().is_empty() => {
+                    fields.push(name.trim().to_string());
+                    name.clear();
+                }
+                ',' if depth == 0 => name.clear(),
+                _ if depth == 0 => name.push(c),
+                _ => {}
+            }
+        }
+        fields
+    }
+
+    /// `write_tool_result` copies rmcp's serialisation of these two types field by field:
+    /// a field rmcp adds to either (both are `non_exhaustive`) must fail here rather than
+    /// be dropped from every answer.
+    #[test]
+    fn the_hand_written_response_knows_every_field_of_rmcps_types() {
+        let result = CallToolResult::success(vec![ContentBlock::text("x")]);
+        assert_eq!(
+            debug_fields(&format!("{result:?}")),
+            [
+                "result_type",
+                "content",
+                "structured_content",
+                "is_error",
+                "meta"
+            ]
+        );
+        let response = JsonRpcResponse {
+            jsonrpc: Default::default(),
+            id: NumberOrString::Number(1),
+            result: ServerResult::CallToolResult(result),
+        };
+        assert_eq!(
+            debug_fields(&format!("{response:?}")),
+            ["jsonrpc", "id", "result"]
+        );
+    }
 }
