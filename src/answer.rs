@@ -124,8 +124,10 @@ fn read_file(
         return Err(Error::new(
             ErrorCode::SizeLimitExceeded,
             format!(
-                "File '{display}' is {size} bytes, larger than --max-file-size {} ({} bytes).",
-                limit.given, limit.bytes
+                "File '{display}' is {size} bytes, larger than {} {} ({} bytes).",
+                max_file_size(request),
+                limit.given,
+                limit.bytes
             ),
         ));
     }
@@ -203,7 +205,8 @@ fn read_text<R: Read>(
             Error::new(
                 ErrorCode::SizeLimitExceeded,
                 format!(
-                    "'{path}' is larger than --max-file-size {} ({} bytes); reading stopped there.",
+                    "'{path}' is larger than {} {} ({} bytes); reading stopped there.",
+                    max_file_size(request),
                     limit.map_or("", |l| l.given.as_str()),
                     limit.map_or(0, |l| l.bytes)
                 ),
@@ -272,6 +275,15 @@ fn list(
         window,
         entries,
     }))
+}
+
+/// How messages name the size limit: the flag, or for tool calls the server's setting
+/// (which the caller cannot pass).
+fn max_file_size(request: &Request) -> String {
+    match request.wording {
+        crate::params::Wording::Cli => "--max-file-size".to_string(),
+        crate::params::Wording::Tool => "the server's max_file_size".to_string(),
+    }
 }
 
 fn mtime_ms(stat: &Stat) -> i64 {

@@ -107,6 +107,7 @@ fn serve(request: &Request) -> Option<ErrorCode> {
                 .and_then(|d| request.root.relative(&d)),
         },
         several: request.targets.len() > 1,
+        wording: request.wording,
     };
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let mut err = io::stderr().lock();
@@ -174,6 +175,7 @@ fn reject(
         stderr_terminal: false,
         cwd,
         several: false,
+        wording: params::Wording::Cli,
     };
     let mut out = io::stdout().lock();
     let mut err = io::stderr().lock();

@@ -23,6 +23,7 @@ use crate::answer::Answer;
 use crate::cli::Format;
 use crate::error::{Error, ErrorCode};
 use crate::outcome::Success;
+use crate::params::Wording;
 use crate::render::{self, Context, Printer};
 use crate::request::{Request, Settings};
 use crate::sandbox::Root;
@@ -323,6 +324,7 @@ fn result(answer: &Answer, settings: &Settings, root: Option<&Arc<Served>>) -> C
         stderr_terminal: false,
         cwd: cwd.clone(),
         several: false,
+        wording: Wording::Tool,
     };
     let json_context = context(Format::Json);
     let envelope = render::envelope::Envelope::of(&json_context, answer);

@@ -367,6 +367,45 @@ impl Param {
     }
 }
 
+/// How hints and messages name a parameter: as the command line's flag or as the tool's
+/// parameter, in the language of whoever reads them (SPEC §12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wording {
+    /// `--start-line 501`.
+    Cli,
+    /// `start_line=501`: `--call` and MCP, whose callers pass parameters, not flags.
+    Tool,
+}
+
+impl Wording {
+    /// The parameter `name` (a tool parameter's, or a setting's in snake case).
+    pub fn name(self, name: &str) -> String {
+        match self {
+            Wording::Tool => name.to_string(),
+            Wording::Cli => match by_key(name).and_then(|p| p.long) {
+                Some(long) => format!("--{long}"),
+                None => format!("--{}", name.replace('_', "-")),
+            },
+        }
+    }
+
+    /// Parameters with their values: `--start-line 1 --start-char 2001`, or
+    /// `start_line=1, start_char=2001`.
+    pub fn set(self, values: &[(&str, &dyn std::fmt::Display)]) -> String {
+        let parts: Vec<String> = values
+            .iter()
+            .map(|(name, value)| match self {
+                Wording::Cli => format!("{} {value}", self.name(name)),
+                Wording::Tool => format!("{name}={value}"),
+            })
+            .collect();
+        parts.join(match self {
+            Wording::Cli => " ",
+            Wording::Tool => ", ",
+        })
+    }
+}
+
 /// The JSON Schema of the tool's parameters: the advertised names, defaults and bounds.
 pub fn schema() -> Value {
     let properties: Map<String, Value> = PARAMS
@@ -649,6 +688,17 @@ mod tests {
         assert!(json_bounded("limit", &json!(2.5), 1, MAX_LIMIT).is_err());
         assert!(json_bounded("limit", &json!(-1), 1, MAX_LIMIT).is_err());
         assert_eq!(json_bounded("limit", &json!(3.0), 1, MAX_LIMIT).unwrap(), 3);
+    }
+
+    #[test]
+    fn wordings_name_flags_or_parameters() {
+        assert_eq!(Wording::Cli.set(&[("start_line", &5)]), "--start-line 5");
+        assert_eq!(
+            Wording::Tool.set(&[("start_line", &1), ("start_char", &2001)]),
+            "start_line=1, start_char=2001"
+        );
+        assert_eq!(Wording::Cli.name("encoding"), "--encoding");
+        assert_eq!(Wording::Cli.name("context"), "--context");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::cli::{Cli, ColorWhen, Format};
 use crate::deny::DenyPolicy;
 use crate::error::Error;
 use crate::names;
-use crate::params::{self, MAX_LIMIT};
+use crate::params::{self, MAX_LIMIT, Wording};
 use crate::read::numbers::NumberStyle;
 use crate::sandbox::Root;
 use crate::sniff::EncodingChoice;
@@ -98,6 +98,8 @@ pub struct Request {
     pub params: Params,
     /// PNG, JPEG, GIF and WebP files are answered as images (the MCP server).
     pub images: bool,
+    /// Flags on the command line; tool parameters for `--call` and MCP.
+    pub wording: Wording,
 }
 
 /// The window options a call gave, before a target says what they apply to.
@@ -227,7 +229,7 @@ impl Request {
                         &params,
                     ));
                 }
-                let tool = tool_params_from_call(&object).map_err(|e| reject(e, &params))?;
+                let tool = tool_params_from_call(&object, false).map_err(|e| reject(e, &params))?;
                 if call == "-" && tool.paths.contains(&Target::Stdin) {
                     return Err(reject(
                         Error::invalid_param(
@@ -260,13 +262,17 @@ impl Request {
             settings: Arc::new(settings),
             params,
             images: false,
+            wording: match cli.call {
+                Some(_) => Wording::Tool,
+                None => Wording::Cli,
+            },
         })
     }
 
     /// A tool call's arguments (the MCP server's `tools/call`), checked once. The root is
     /// chosen after, from the path ([`ToolCall::path`]); see [`ToolCall::request`].
     pub fn tool_call(object: &Map<String, Value>) -> Result<ToolCall, Error> {
-        let tool = tool_params_from_call(object)?;
+        let tool = tool_params_from_call(object, true)?;
         check_paths(&tool)?;
         if tool.paths.contains(&Target::Stdin) {
             return Err(Error::invalid_param(
@@ -311,6 +317,7 @@ impl ToolCall {
             settings,
             params: Params::of_call(object),
             images: true,
+            wording: Wording::Tool,
         }
     }
 }
@@ -405,12 +412,14 @@ fn parse_call_object(json: &str) -> Result<Map<String, Value>, Error> {
 }
 
 /// A tool call's arguments: each checked by the parameter table, then their combination.
-fn tool_params_from_call(object: &Map<String, Value>) -> Result<ToolParams, Error> {
+/// `mcp`: the call came from an MCP client, which knows no `--call`.
+fn tool_params_from_call(object: &Map<String, Value>, mcp: bool) -> Result<ToolParams, Error> {
     let given = params::from_json(object)?;
     let Some(path) = given.path else {
-        return Err(Error::invalid_param(
-            "--call needs a path (or file_path, filePath).",
-        ));
+        return Err(Error::invalid_param(match mcp {
+            true => "The parameter 'path' is required (also spelt file_path or filePath).",
+            false => "--call needs a path (or file_path, filePath).",
+        }));
     };
     let mut tool = ToolParams {
         paths: vec![match path.as_str() {
@@ -545,7 +554,7 @@ mod tests {
     fn call_aliases_map_to_one_parameter() {
         let object =
             parse_call_object(r#"{"file_path":"a.rs","offset":5,"max_lines":"7"}"#).unwrap();
-        let tool = tool_params_from_call(&object).unwrap();
+        let tool = tool_params_from_call(&object, false).unwrap();
         assert_eq!(tool.paths, vec![Target::Path("a.rs".into())]);
         assert_eq!(
             (tool.window.start_line, tool.window.limit),

@@ -191,6 +191,7 @@ pub fn line_ref(path: &[u8]) -> Option<(&[u8], LineRef)> {
 /// The window to read for a target: the call's options, or a line reference's.
 fn spec_for(request: &Request, reference: Option<LineRef>) -> Result<WindowSpec, Error> {
     let w = &request.window;
+    let name = |param: &str| request.wording.name(param);
     let mut spec = WindowSpec {
         start: match w.tail {
             Some(n) => Start::Tail(n),
@@ -205,22 +206,24 @@ fn spec_for(request: &Request, reference: Option<LineRef>) -> Result<WindowSpec,
     };
     let Some(reference) = reference else {
         if w.context.is_some() {
-            return Err(Error::invalid_param(
-                "--context needs a PATH:N target (such as src/main.rs:42 -C 5).",
-            ));
+            return Err(Error::invalid_param(format!(
+                "{} needs a PATH:N target (such as src/main.rs:42 with {}).",
+                name("context"),
+                request.wording.set(&[("context", &5)])
+            )));
         }
         return Ok(spec);
     };
     let n = reference.line;
     if let Some(end) = reference.end {
         if let Some(flag) = [
-            (w.start_line.is_some(), "--start-line"),
-            (w.limit.is_some(), "--limit"),
-            (w.tail.is_some(), "--tail"),
-            (w.context.is_some(), "--context"),
+            (w.start_line.is_some(), "start_line"),
+            (w.limit.is_some(), "limit"),
+            (w.tail.is_some(), "tail"),
+            (w.context.is_some(), "context"),
         ]
         .into_iter()
-        .find_map(|(given, name)| given.then_some(name))
+        .find_map(|(given, param)| given.then(|| name(param)))
         {
             return Err(Error::invalid_param(format!(
                 "A PATH:N-M target names its lines itself; {flag} cannot be combined with it (use PATH:N with {flag}, or change N-M)."
@@ -242,11 +245,11 @@ fn spec_for(request: &Request, reference: Option<LineRef>) -> Result<WindowSpec,
         return Ok(spec);
     }
     if w.start_line.is_some() || w.tail.is_some() {
-        let flag = if w.tail.is_some() {
-            "--tail"
+        let flag = name(if w.tail.is_some() {
+            "tail"
         } else {
-            "--start-line"
-        };
+            "start_line"
+        });
         return Err(Error::invalid_param(format!(
             "A PATH:N target starts at line N; {flag} cannot be combined with it (drop :N, or drop {flag})."
         )));

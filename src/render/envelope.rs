@@ -8,11 +8,12 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::Context;
-use super::hints::{self, Wording};
+use super::hints;
 use crate::answer::Answer;
 use crate::error::{BinaryEvidence, Error};
 use crate::names;
 use crate::outcome::{FileFacts, Success};
+use crate::params::Wording;
 use crate::read::window::Window;
 
 /// The top-level object: `status`, `data`, `text`, `stats`, `context`, and `error`

@@ -1,45 +1,10 @@
 //! The footer's sentences, shared by the text footer, the XML `<hint>`s and the JSON
 //! `text` field. The command line's wording says `--start-line 501`; the tool's wording
-//! (in JSON, for agents) says `start_line=501`.
+//! (JSON `text`, `--call`, MCP) says `start_line=501`.
 
 use crate::outcome::Success;
+use crate::params::Wording;
 use crate::read::window::{TruncatedBy, Window};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Wording {
-    Cli,
-    Tool,
-}
-
-impl Wording {
-    fn showing(self) -> &'static str {
-        match self {
-            Wording::Cli => "showing",
-            Wording::Tool => "Showing",
-        }
-    }
-
-    fn start_line(self, n: u64) -> String {
-        match self {
-            Wording::Cli => format!("--start-line {n}"),
-            Wording::Tool => format!("start_line={n}"),
-        }
-    }
-
-    fn limit(self, n: u64) -> String {
-        match self {
-            Wording::Cli => format!(" --limit {n}"),
-            Wording::Tool => format!(", limit={n}"),
-        }
-    }
-
-    fn start_char(self, n: u64) -> String {
-        match self {
-            Wording::Cli => format!(" --start-char {n}"),
-            Wording::Tool => format!(", start_char={n}"),
-        }
-    }
-}
 
 /// The footer lines worth saying for this answer, in order.
 /// `max_bytes` is the byte budget a truncation footer names.
@@ -53,7 +18,10 @@ pub fn footer(success: &Success, max_bytes: u64, wording: Wording) -> Vec<String
                     read.encoding
                 );
                 if let Some(legacy) = &read.suggested_encoding {
-                    hint.push_str(&format!(" This looks like {legacy}: use --encoding auto."));
+                    hint.push_str(&format!(
+                        " This looks like {legacy}: use {}.",
+                        wording.set(&[("encoding", &"auto")])
+                    ));
                 }
                 hint.push(']');
                 hints.push(hint);
@@ -87,35 +55,35 @@ fn window_hints(
         window.end_line().unwrap_or(window.start_line),
         window.total_lines,
     );
-    let showing = wording.showing();
     if let Some(next) = window.next_start_line() {
         let why = match window.truncated_by {
             Some(TruncatedBy::Bytes) => format!("Truncated at {max_bytes} bytes"),
             _ => "Truncated".to_string(),
         };
         hints.push(format!(
-            "[{why}: {showing} {unit} {first}-{last} of {total}. Use {} to continue.]",
-            wording.start_line(next)
+            "[{why}: showing {unit} {first}-{last} of {total}. Use {} to continue.]",
+            wording.set(&[("start_line", &next)])
         ));
     }
     if window.tail_dropped > 0 {
         let dropped = window.tail_dropped;
         hints.push(format!(
-            "[Truncated at {} bytes: {showing} the last {} {unit} ({first}-{last} of {total}). Use {}{} for the {dropped} before them.]",
+            "[Truncated at {} bytes: showing the last {} {unit} ({first}-{last} of {total}). Use {} for the {dropped} before them.]",
             max_bytes,
             window.lines_read(),
-            wording.start_line(first - dropped),
-            wording.limit(dropped),
+            wording.set(&[("start_line", &(first - dropped)), ("limit", &dropped)]),
         ));
     }
     if let Some(cut) = window.first_cut() {
         hints.push(format!(
-            "[Line {} was cut at {} of {} chars. Use {}{} to continue it.]",
+            "[Line {} was cut at {} of {} chars. Use {} to continue it.]",
             cut.line,
             cut.shown_to,
             cut.total,
-            wording.start_line(cut.line),
-            wording.start_char(cut.shown_to + 1),
+            wording.set(&[
+                ("start_line", &cut.line),
+                ("start_char", &(cut.shown_to + 1))
+            ]),
         ));
     }
     hints

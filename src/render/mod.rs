@@ -10,6 +10,7 @@ use std::io::{self, Write};
 
 use crate::answer::Answer;
 use crate::cli::Format;
+use crate::params::Wording;
 
 /// What rendering needs besides the answer.
 #[derive(Debug, Clone)]
@@ -28,6 +29,8 @@ pub struct Context {
     pub cwd: Option<String>,
     /// More than one PATH: text answers get `==> path <==` headers.
     pub several: bool,
+    /// How hints name parameters in text and XML (JSON `text` always names the tool's).
+    pub wording: Wording,
 }
 
 /// Writes answers one after another, remembering what the text format needs to separate them.

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use owo_colors::OwoColorize;
 
 use super::Context;
-use super::hints::{self, Wording};
+use super::hints;
 use crate::answer::Answer;
 use crate::cli::ColorWhen;
 use crate::error::{Error, ErrorCode};
@@ -60,7 +60,7 @@ pub fn write(
         write_content(out, window, context)?;
     }
     if context.hint {
-        let footer = hints::footer(success, context.max_bytes, Wording::Cli);
+        let footer = hints::footer(success, context.max_bytes, context.wording);
         if shown && !footer.is_empty() {
             out.write_all(b"\n")?;
         }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::Context;
 use super::envelope::Envelope;
-use super::hints::{self, Wording};
+use super::hints;
 use crate::answer::Answer;
 
 pub fn write(out: &mut impl Write, context: &Context, answer: &Answer) -> io::Result<()> {
@@ -71,7 +71,7 @@ pub fn to_string(context: &Context, answer: &Answer) -> String {
         x.push_str("</entries>\n");
     }
     if let Ok(success) = &answer.result {
-        for hint in hints::footer(success, context.max_bytes, Wording::Cli) {
+        for hint in hints::footer(success, context.max_bytes, context.wording) {
             let _ = writeln!(x, "<hint>{}</hint>", escape(&hint, false));
         }
     }

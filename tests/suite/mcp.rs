@@ -813,7 +813,7 @@ async fn max_file_size_is_checked_before_an_image_is_recognised() {
         v["error"]["message"]
             .as_str()
             .unwrap()
-            .contains("--max-file-size 16")
+            .contains("max_file_size 16")
     );
     client.cancel().await.unwrap();
 }
