@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | `claude` | `claude mcp add agentread -- BIN --mcp --root CWD` | run in the project: Claude Code's default `local` scope, this project only, kept in `~/.claude.json` |
 //! | `codex` | `codex mcp add agentread -- BIN --mcp --root CWD` | run anywhere: Codex writes `[mcp_servers.agentread]` to `~/.codex/config.toml` (global) |
-//! | `codex-toml` | the `[mcp_servers.agentread]` table | `~/.codex/config.toml` |
+//! | `codex-toml` | the `[mcp_servers.agentread]` table | `.codex/config.toml` of a trusted project, or `~/.codex/config.toml` |
 //! | `claude-desktop` | `{"mcpServers": {"agentread": {"command", "args"}}}` | `claude_desktop_config.json` |
 //! | `cursor` | the same | `.cursor/mcp.json` (project) or `~/.cursor/mcp.json` |
 //! | `gemini` | the same (what `gemini mcp add` writes) | `.gemini/settings.json` (project) or `~/.gemini/settings.json` |

@@ -181,10 +181,17 @@ else
     cp "$tmp/codex-snippet.toml" "$CODEX_HOME/config.toml"
     # The snippet was made in the codex project; compare it there.
     project="$tmp/codex/my project's dir ü"
-    if codex_get; then
-        pass codex-toml "codex reads the table as the server codex mcp add writes"
+    if ! codex_get; then
+        fail codex-toml "codex mcp get agentread with the snippet as ~/.codex/config.toml"
     else
-        fail codex-toml "codex mcp get agentread with the snippet as config.toml"
+        # And as a trusted project's own .codex/config.toml.
+        cd "$project" && mkdir -p .codex && cp "$tmp/codex-snippet.toml" .codex/config.toml
+        printf '[projects."%s"]\ntrust_level = "trusted"\n' "$project" > "$CODEX_HOME/config.toml"
+        if codex_get; then
+            pass codex-toml "codex reads the table from ~/.codex and from a trusted project's .codex"
+        else
+            fail codex-toml "codex mcp get agentread with the snippet as the project's .codex/config.toml"
+        fi
     fi
 fi
 
