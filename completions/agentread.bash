@@ -23,7 +23,7 @@ _agentread() {
 
     case "${cmd}" in
         agentread)
-            opts="-s -n -C -f -h -V --start-line --limit --tail --start-char --context --hash --if-changed --format --numbers --root --max-line-chars --max-bytes --max-file-size --encoding --color --no-hint --call --tool-schema --deny --deny-secrets --mcp --help --version"
+            opts="-s -n -C -f -h -V --start-line --limit --tail --start-char --context --hash --if-changed --format --numbers --root --max-line-chars --max-bytes --max-file-size --encoding --color --no-hint --call --tool-schema --deny --deny-secrets --mcp --all --generate --mcp-config --help --version"
             if [[ ${cur} == -* ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -155,6 +155,17 @@ _agentread() {
                     return 0
                     ;;
                 --deny)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace +o default +o bashdefault
+                    fi
+                    return 0
+                    ;;
+                --generate)
+                    COMPREPLY=($(compgen -W "bash zsh fish powershell elvish man" -- "${cur}"))
+                    return 0
+                    ;;
+                --mcp-config)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o nospace +o default +o bashdefault

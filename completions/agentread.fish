@@ -24,9 +24,17 @@ complete -c agentread -l tool-schema -d 'Print the tool definition for an agent 
 openai\t'{"type":"function","function":{...}}'
 anthropic\t'{"name","description","input_schema"}'"
 complete -c agentread -l deny -d 'Refuse files matching this gitignore-style glob (repeatable) [also: $AGENTREAD_DENY, globs separated by \':\']' -r -f
+complete -c agentread -l generate -d 'Print a completion script or the man page and exit' -r -f -a "bash\t''
+zsh\t''
+fish\t''
+powershell\t''
+elvish\t''
+man\t'the man page (roff)'"
+complete -c agentread -l mcp-config -d 'Print what adds agentread to an MCP host and exit (claude, codex, codex-toml, vscode, cursor, gemini, opencode, goose, claude-desktop)' -r -f
 complete -c agentread -l hash -d 'Report the BLAKE3 hash of the file\'s bytes in stats.content_hash'
 complete -c agentread -l no-hint -d 'Print no footer in text mode (for pipelines)'
 complete -c agentread -l deny-secrets -d 'Refuse the built-in list of secret files (.env, *.pem, id_rsa, .netrc, ...)'
 complete -c agentread -l mcp -d 'Serve the `read` tool over the Model Context Protocol on standard input and output'
+complete -c agentread -l all -d 'Every line from the start line to the end, none cut (no limit, byte budget or line cut)'
 complete -c agentread -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentread -s V -l version -d 'Print version'

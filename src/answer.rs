@@ -193,7 +193,7 @@ fn read_text<R: Read>(
     let is_stream = matches!(input, read::TextInput::Stream(_));
     let options = read::TextOptions {
         window: spec,
-        encoding: request.settings.encoding,
+        encoding: request.encoding,
         hash: request.wants_hash(),
         stream_limit: request.settings.max_file_size.as_ref().map(|l| l.bytes),
     };

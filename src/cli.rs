@@ -8,6 +8,7 @@ use std::ffi::OsString;
 
 use clap::{Parser, ValueEnum, ValueHint};
 
+use crate::generate::Generated;
 use crate::params::CliParams;
 use crate::read::numbers::NumberStyle;
 
@@ -30,6 +31,9 @@ Examples:
   agentread .env --deny-secrets               refused: ACCESS_DENIED, naming the glob
   agentread --tool-schema anthropic           the tool definition for an agent framework
   agentread --mcp --root ~/project            serve the read tool to an MCP host
+  agentread --mcp-config claude               the command that adds agentread to Claude Code
+  agentread --all src/main.rs > copy.txt      every line, as cat -n prints them
+  agentread --generate zsh > ~/.zfunc/_agentread
 
 Exit status: 0 success or partial, 1 INTERNAL, 2 INVALID_PARAM, 3 NOT_FOUND,
 4 ACCESS_DENIED, 5 PERMISSION_DENIED, 6 NOT_FILE, 7 BINARY_FILE,
@@ -139,6 +143,18 @@ pub struct Cli {
     /// Serve the `read` tool over the Model Context Protocol on standard input and output
     #[arg(long)]
     pub mcp: bool,
+
+    /// Every line from the start line to the end, none cut (no limit, byte budget or line cut)
+    #[arg(long)]
+    pub all: bool,
+
+    /// Print a completion script or the man page and exit
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub generate: Option<Generated>,
+
+    /// Print what adds agentread to an MCP host and exit (claude, codex, codex-toml, vscode, cursor, gemini, opencode, goose, claude-desktop)
+    #[arg(long, value_name = "HOST", value_hint = ValueHint::Other)]
+    pub mcp_config: Option<String>,
 }
 
 /// How the answers are written.

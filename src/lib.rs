@@ -7,6 +7,8 @@ pub mod cli;
 pub mod deny;
 mod dir;
 mod error;
+pub mod generate;
+mod hosts;
 mod image;
 mod mcp;
 pub mod names;
@@ -66,6 +68,13 @@ pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
             );
         }
     };
+    if let Some(what) = cli.generate {
+        let written = io::stdout().lock().write_all(&generate::generate(what));
+        return written.err().and_then(|err| write_failed(&err, None));
+    }
+    if let Some(host) = &cli.mcp_config {
+        return mcp_config(host, cli.format.unwrap_or(Format::Text));
+    }
     if cli.mcp {
         let format = cli::answer_format(cli.format, cli.call.is_some());
         return mcp_mode(cli, format);
@@ -120,11 +129,38 @@ fn serve(request: &Request) -> Option<ErrorCode> {
         if let Err(e) = printer
             .print(&mut out, &mut err, &answer)
             .and_then(|()| out.flush())
+            .and_then(|()| say_what_was_left_out(&mut err, request, &answer))
         {
             return write_failed(&e, failure);
         }
     }
     failure
+}
+
+/// Without a footer (`--no-hint`), a text window that stops before the end still says so
+/// on stderr, so that a pipeline never loses lines without a word (SPEC §17).
+fn say_what_was_left_out(
+    err: &mut impl Write,
+    request: &Request,
+    answer: &Answer,
+) -> io::Result<()> {
+    if request.hint || request.format != Format::Text {
+        return Ok(());
+    }
+    let window = match &answer.result {
+        Ok(outcome::Success::Text(read)) => &read.window,
+        _ => return Ok(()),
+    };
+    if !window.truncated() {
+        return Ok(());
+    }
+    writeln!(
+        err,
+        "agentread: showing lines {}-{} of {}; --all reads the whole file",
+        window.start_line,
+        window.end_line().unwrap_or(window.start_line),
+        window.total_lines
+    )
 }
 
 /// `--mcp`: checks that nothing per call was given, then serves until stdin closes.
@@ -134,6 +170,11 @@ fn mcp_mode(cli: Cli, format: Format) -> Option<ErrorCode> {
         return reject_now(Error::invalid_param(format!(
             "--mcp serves tool calls, which give their own parameters; {flag} cannot be combined with it."
         )));
+    }
+    if io::stdin().is_terminal() {
+        eprintln!(
+            "agentread: this is an MCP server on standard input and output, for an agent host (see --mcp-config); press Ctrl-D or Ctrl-C to stop."
+        );
     }
     let settings = match request::Settings::from_cli(&cli) {
         Ok(settings) => settings,
@@ -149,6 +190,39 @@ fn mcp_mode(cli: Cli, format: Format) -> Option<ErrorCode> {
         None => None,
     };
     mcp::serve(settings, fixed)
+}
+
+/// `--mcp-config HOST`: the set-up for that host, with this binary's absolute path and the
+/// current directory as the root.
+fn mcp_config(host: &str, format: Format) -> Option<ErrorCode> {
+    let reject_now = |error: Error| reject(error, format, Map::new(), cwd_against(None), "");
+    let Some(host) = hosts::Host::from_name(host) else {
+        return reject_now(Error::invalid_param(format!(
+            "Unknown host '{host}' for --mcp-config: use one of {}.",
+            hosts::Host::names()
+        )));
+    };
+    let path = |found: io::Result<std::path::PathBuf>, what: &str| match found {
+        Ok(path) => path
+            .into_os_string()
+            .into_string()
+            .map_err(|_| Error::invalid_param(format!("The {what} is not valid UTF-8."))),
+        Err(e) => Err(Error::new(
+            ErrorCode::IoError,
+            format!("The {what} cannot be found: {}.", error::os_reason(&e)),
+        )),
+    };
+    let found = path(std::env::current_exe(), "path of this program")
+        .and_then(|exe| Ok((exe, path(std::env::current_dir(), "current directory")?)));
+    match found {
+        Ok((exe, cwd)) => {
+            let written = io::stdout()
+                .lock()
+                .write_all(hosts::config(host, &exe, &cwd).as_bytes());
+            written.err().and_then(|err| write_failed(&err, None))
+        }
+        Err(error) => reject_now(error),
+    }
 }
 
 /// Answers a failure that happened before any PATH could be read.

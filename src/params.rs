@@ -28,6 +28,8 @@ pub struct Given {
     pub if_changed: Option<String>,
     pub end_line: Option<u64>,
     pub view_range: Option<ViewRange>,
+    /// A WHATWG label, `utf-8` or `auto` (checked).
+    pub encoding: Option<String>,
 }
 
 /// `[start, end]` of `view_range`, `end` None for "to the end".
@@ -243,6 +245,23 @@ pub static PARAMS: &[Param] = &[
         required: false,
         kind: Kind::Range {
             field: |g| &mut g.view_range,
+        },
+    },
+    Param {
+        name: "encoding",
+        aliases: &[],
+        long: None,
+        short: None,
+        value_name: "E",
+        help: "",
+        description: "How to decode the file: utf-8 (the default), auto (detect), or a WHATWG label such as windows-1252, shift_jis, gbk or utf-16le.",
+        advertised: true,
+        required: false,
+        kind: Kind::Text {
+            pattern: None,
+            check: check_encoding,
+            expected: "an encoding name",
+            field: |g| &mut g.encoding,
         },
     },
 ];
@@ -604,6 +623,15 @@ fn json_bounded(key: &str, value: &Value, min: u64, max: u64) -> Result<u64, Err
     })
 }
 
+fn check_encoding(_: &str, label: &str) -> Result<String, Error> {
+    match crate::sniff::EncodingChoice::from_label(label) {
+        Some(_) => Ok(label.to_string()),
+        None => Err(Error::invalid_param(format!(
+            "Unknown encoding '{label}': use utf-8, auto, or a WHATWG label such as gbk, shift_jis, euc-kr, big5, windows-1252 or utf-16le."
+        ))),
+    }
+}
+
 fn check_hash(name: &str, hash: &str) -> Result<String, Error> {
     let valid = hash.len() == 64 && hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
     if valid {
@@ -661,7 +689,7 @@ mod tests {
         let err = from_json(&object(r#"{"path":"a","lines":3}"#)).unwrap_err();
         assert_eq!(
             err.message,
-            "Unknown parameter 'lines'. Accepted: path (file_path, filePath), start_line (offset), limit (max_lines), tail, start_char, context, hash, if_changed, end_line, view_range."
+            "Unknown parameter 'lines'. Accepted: path (file_path, filePath), start_line (offset), limit (max_lines), tail, start_char, context, hash, if_changed, end_line, view_range, encoding."
         );
         assert!(from_json(&object(r#"{"path":"a","filePath":"b"}"#)).is_err());
     }

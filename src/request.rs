@@ -100,6 +100,8 @@ pub struct Request {
     pub images: bool,
     /// Flags on the command line; tool parameters for `--call` and MCP.
     pub wording: Wording,
+    /// How to decode: the call's `encoding`, else `--encoding`.
+    pub encoding: EncodingChoice,
 }
 
 /// The window options a call gave, before a target says what they apply to.
@@ -182,6 +184,8 @@ struct ToolParams {
     window: WindowParams,
     hash: bool,
     if_changed: Option<String>,
+    /// The call's `encoding`, over the setting.
+    encoding: Option<EncodingChoice>,
 }
 
 impl Request {
@@ -259,13 +263,14 @@ impl Request {
             hash: tool.hash,
             if_changed: tool.if_changed,
             root: Arc::new(root),
-            settings: Arc::new(settings),
             params,
             images: false,
             wording: match cli.call {
                 Some(_) => Wording::Tool,
                 None => Wording::Cli,
             },
+            encoding: tool.encoding.unwrap_or(settings.encoding),
+            settings: Arc::new(settings),
         })
     }
 
@@ -314,10 +319,11 @@ impl ToolCall {
             hash: self.tool.hash,
             if_changed: self.tool.if_changed,
             root,
-            settings,
             params: Params::of_call(object),
             images: true,
             wording: Wording::Tool,
+            encoding: self.tool.encoding.unwrap_or(settings.encoding),
+            settings,
         }
     }
 }
@@ -396,6 +402,7 @@ fn tool_params_from_cli(cli: &Cli) -> Result<ToolParams, Error> {
         window,
         hash: given.hash,
         if_changed: given.if_changed,
+        encoding: None,
     })
 }
 
@@ -435,6 +442,10 @@ fn tool_params_from_call(object: &Map<String, Value>, mcp: bool) -> Result<ToolP
         },
         hash: given.hash,
         if_changed: given.if_changed,
+        encoding: given
+            .encoding
+            .as_deref()
+            .and_then(EncodingChoice::from_label),
     };
     check_tail(&tool.window, ["tail", "start_line", "start_char"])?;
     let w = &mut tool.window;

@@ -26,6 +26,9 @@ pub fn footer(success: &Success, max_bytes: u64, wording: Wording) -> Vec<String
                 hint.push(']');
                 hints.push(hint);
             }
+            if let Some(hash) = &read.facts.content_hash {
+                hints.push(format!("[content_hash: {hash}]"));
+            }
             hints
         }
         Success::Directory(listing) => {

@@ -6,82 +6,35 @@
 use std::path::{Path, PathBuf};
 
 use agentread::cli::Cli;
+use agentread::generate::{Generated, generate};
 use clap::CommandFactory;
-use clap_complete::{Generator, Shell};
 
+/// What `agentread --generate` prints for each committed file.
 fn generated() -> Vec<(PathBuf, Vec<u8>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    for shell in [
-        Shell::Bash,
-        Shell::Zsh,
-        Shell::Fish,
-        Shell::PowerShell,
-        Shell::Elvish,
-    ] {
-        let mut command = Cli::command();
-        let mut bytes = Vec::new();
-        clap_complete::generate(shell, &mut command, "agentread", &mut bytes);
-        if shell == Shell::Bash {
-            bytes = bash_for_files(&String::from_utf8(bytes).unwrap()).into_bytes();
-        }
-        files.push((
-            root.join("completions").join(shell.file_name("agentread")),
-            bytes,
-        ));
-    }
-    files.push((root.join("man/agentread.1"), man_page()));
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Generated::SHELLS
+        .iter()
+        .map(|(what, name)| (root.join("completions").join(name), generate(*what)))
+        .collect();
+    files.push((root.join("man/agentread.1"), generate(Generated::Man)));
     files
 }
 
-/// clap_complete's bash script offers the options for an empty word and for the first
-/// word of a command without subcommands; agentread's words are mostly files. Options
-/// are offered for a word that starts with `-`; any other word falls through to bash's
-/// file completion (`-o default`), and an option's free-text value (a number, a glob,
-/// JSON) completes to nothing rather than to file names.
-fn bash_for_files(script: &str) -> String {
-    let fixed = script
-        .replace(
-            "if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then",
-            "if [[ ${cur} == -* ]] ; then",
-        )
-        .replace(
-            "                compopt -o nospace\n",
-            "                compopt -o nospace +o default +o bashdefault\n",
-        )
-        .replace(
-            "            esac\n            COMPREPLY=( $(compgen -W \"${opts}\" -- \"${cur}\") )\n",
-            "            esac\n            COMPREPLY=()\n",
-        );
-    assert_ne!(fixed, script, "clap_complete's bash script changed shape");
-    fixed
-}
-
-/// clap_mangen's sections, with the examples kept as written (roff no-fill) and the exit
-/// status and environment spelt out.
-fn man_page() -> Vec<u8> {
-    let man = clap_mangen::Man::new(Cli::command());
-    let mut page = Vec::new();
-    man.render_title(&mut page).unwrap();
-    man.render_name_section(&mut page).unwrap();
-    man.render_synopsis_section(&mut page).unwrap();
-    man.render_description_section(&mut page).unwrap();
-    man.render_options_section(&mut page).unwrap();
-    let (examples, exit_status) = agentread::cli::EXAMPLES
-        .strip_prefix("Examples:\n")
-        .and_then(|rest| rest.split_once("\n\nExit status: "))
-        .unwrap();
-    let roff = |text: &str| text.replace('\\', "\\e").replace('-', "\\-");
-    for (title, text) in agentread::cli::MAN_SECTIONS {
-        page.extend_from_slice(format!(".SH \"{title}\"\n{}\n", roff(text)).as_bytes());
+/// `--generate` prints what the committed files hold.
+#[test]
+fn generate_prints_each_script_and_the_man_page() {
+    for (what, file) in [
+        ("bash", "completions/agentread.bash"),
+        ("man", "man/agentread.1"),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_agentread"))
+            .args(["--generate", what])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let committed = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
+        assert_eq!(out.stdout, committed, "{what}");
     }
-    page.extend_from_slice(format!(".SH EXAMPLES\n.nf\n{}\n.fi\n", roff(examples)).as_bytes());
-    page.extend_from_slice(format!(".SH \"EXIT STATUS\"\n{}\n", roff(exit_status)).as_bytes());
-    page.extend_from_slice(
-        b".SH ENVIRONMENT\n.TP\n\\fBAGENTREAD_ROOT\\fR\nThe workspace root when \\fB\\-\\-root\\fR is not given.\n.TP\n\\fBAGENTREAD_DENY\\fR\nDeny globs, separated by ':', added to those of \\fB\\-\\-deny\\fR.\n.TP\n\\fBNO_COLOR\\fR\nWhen set and not empty, \\fB\\-\\-color auto\\fR does not colour.\n",
-    );
-    man.render_version_section(&mut page).unwrap();
-    page
 }
 
 #[test]

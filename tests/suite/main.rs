@@ -17,6 +17,7 @@ mod names;
 mod parallel;
 mod paths;
 mod pipeline;
+mod reach;
 mod readme;
 mod references;
 mod sandbox;
