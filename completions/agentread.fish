@@ -32,6 +32,9 @@ elvish\t''
 man\t'the man page (roff)'"
 complete -c agentread -l mcp-config -d 'Print what adds agentread to an MCP host and exit (claude, codex, codex-toml, vscode, cursor, gemini, opencode, goose, claude-desktop)' -r -f
 complete -c agentread -l hash -d 'Report the BLAKE3 hash of the file\'s bytes in stats.content_hash'
+complete -c agentread -l outline -d 'List the file\'s symbols (functions, classes, sections) with their lines, or a directory\'s map'
+complete -c agentread -l enclosing -d 'With PATH:N or --start-line N, read the whole function or block that holds line N'
+complete -c agentread -l raw -d 'Read notebooks and PDFs as their bytes, not as a view'
 complete -c agentread -l no-hint -d 'Print no footer in text mode (for pipelines)'
 complete -c agentread -l deny-secrets -d 'Refuse the built-in list of secret files (.env, *.pem, id_rsa, .netrc, ...)'
 complete -c agentread -l mcp -d 'Serve the `read` tool over the Model Context Protocol on standard input and output'

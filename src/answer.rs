@@ -14,7 +14,8 @@ use crate::image;
 use crate::outcome::{FileFacts, Listing, Status, Success, TextRead, Unchanged, window_status};
 use crate::read::{self, ReadError, WindowSpec};
 use crate::request::{Request, Target};
-use crate::target::{self, Plan};
+use crate::structure;
+use crate::target::{self, How, Plan};
 
 pub const STDIN_LABEL: &str = "<stdin>";
 
@@ -36,6 +37,10 @@ impl Answer {
             Ok(Success::Directory(listing)) => window_status(&listing.window),
             Ok(Success::Unchanged(_)) => Status::Unchanged,
             Ok(Success::Image(..)) => Status::Success,
+            Ok(Success::Outline(outline)) => match outline.truncated_by {
+                Some(_) => Status::Partial,
+                None => Status::Success,
+            },
         }
     }
 
@@ -86,6 +91,7 @@ pub fn read(request: &Request, plan: Plan) -> Result<Success, Error> {
             real,
             spec,
             asked_line,
+            how,
         } => {
             let facts = FileFacts {
                 path: display,
@@ -94,7 +100,13 @@ pub fn read(request: &Request, plan: Plan) -> Result<Success, Error> {
                 mtime_ms: Some(mtime_ms(&stat)),
                 content_hash: None,
             };
-            read_file(request, facts, &file, &spec, asked_line)
+            match how {
+                How::Lines => read_file(request, facts, &file, &spec, asked_line),
+                how => {
+                    check_size(request, &facts)?;
+                    crate::structured::read(request, facts, &file, &spec, how)
+                }
+            }
         }
         Plan::Directory {
             fd,
@@ -116,6 +128,20 @@ fn read_file(
     spec: &WindowSpec,
     asked_line: Option<u64>,
 ) -> Result<Success, Error> {
+    check_size(request, &facts)?;
+    let size = facts.size_bytes;
+    let display = facts.path.as_str();
+    if request.images
+        && let Some(image) = image::read(file, size, display).transpose()
+    {
+        return image.map(|image| Success::Image(image, facts));
+    }
+    let input = read::TextInput::<std::io::Empty>::File(file, size);
+    read_text(request, facts, input, spec, asked_line)
+}
+
+/// `--max-file-size`, by the size `stat` gave.
+fn check_size(request: &Request, facts: &FileFacts) -> Result<(), Error> {
     let size = facts.size_bytes;
     let display = facts.path.as_str();
     if let Some(limit) = &request.settings.max_file_size
@@ -131,13 +157,7 @@ fn read_file(
             ),
         ));
     }
-    if request.images
-        && let Some(image) = image::read(file, size, display).transpose()
-    {
-        return image.map(|image| Success::Image(image, facts));
-    }
-    let input = read::TextInput::<std::io::Empty>::File(file, size);
-    read_text(request, facts, input, spec, asked_line)
+    Ok(())
 }
 
 fn read_stdin(request: &Request, spec: &WindowSpec) -> Result<Success, Error> {
@@ -182,7 +202,7 @@ impl<R: Read> Read for TerminalEof<R> {
 }
 
 /// Reads a text input's window and words its failures for its path.
-fn read_text<R: Read>(
+pub fn read_text<R: Read>(
     request: &Request,
     mut facts: FileFacts,
     input: read::TextInput<'_, R>,
@@ -231,6 +251,8 @@ fn read_text<R: Read>(
     if is_stream {
         facts.size_bytes = read.bytes_read;
     }
+    // By name only: the hint that offers an outline costs no parse.
+    let language = structure::Language::detect(file_name, b"").map(|l| l.name());
     if request.if_changed.is_some() && request.if_changed == facts.content_hash {
         return Ok(Success::Unchanged(Unchanged { facts }));
     }
@@ -240,6 +262,8 @@ fn read_text<R: Read>(
         encoding: read.encoding,
         bom: read.bom,
         suggested_encoding: read.suggested_encoding,
+        language,
+        symbol: None,
     }))
 }
 

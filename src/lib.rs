@@ -20,6 +20,8 @@ mod request;
 mod sandbox;
 mod schema;
 pub mod sniff;
+pub mod structure;
+mod structured;
 mod suggest;
 mod target;
 

@@ -12,6 +12,36 @@ pub enum Success {
     Unchanged(Unchanged),
     /// An image, read whole (the MCP server only).
     Image(Image, FileFacts),
+    /// `--outline`: the file's symbols instead of its lines (SPEC §15).
+    Outline(OutlineRead),
+}
+
+/// A symbol as answers describe it (`data.symbol`, `data.symbols`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SymbolInfo {
+    pub name: Option<String>,
+    pub qualified_name: Option<String>,
+    pub kind: &'static str,
+    pub start_line: u64,
+    pub end_line: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+}
+
+/// A page of a file's outline.
+#[derive(Debug)]
+pub struct OutlineRead {
+    pub facts: FileFacts,
+    pub language: &'static str,
+    /// The page as text mode prints it: `START-END | ` and each definition's line.
+    pub content: Vec<u8>,
+    pub symbols: Vec<SymbolInfo>,
+    pub total_symbols: u64,
+    /// The start line of the first symbol left out, when the page stops early.
+    pub next_start_line: Option<u64>,
+    pub truncated_by: Option<crate::read::window::TruncatedBy>,
+    /// `--start-line`, or the first line of `PATH:N-M`.
+    pub start_line: u64,
 }
 
 /// What is known of a text read besides its window.
@@ -33,6 +63,10 @@ pub struct TextRead {
     pub bom: bool,
     /// The legacy encoding `--encoding auto` would choose, when UTF-8 fell back.
     pub suggested_encoding: Option<String>,
+    /// The file's language, when structure was asked or can be offered (SPEC §15).
+    pub language: Option<&'static str>,
+    /// What `#SYMBOL` or `--enclosing` read.
+    pub symbol: Option<SymbolInfo>,
 }
 
 #[derive(Debug)]

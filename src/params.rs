@@ -30,6 +30,12 @@ pub struct Given {
     pub view_range: Option<ViewRange>,
     /// A WHATWG label, `utf-8` or `auto` (checked).
     pub encoding: Option<String>,
+    /// A symbol of the file (SPEC §15), as `PATH#SYMBOL` names it.
+    pub symbol: Option<String>,
+    pub outline: bool,
+    pub enclosing: bool,
+    /// Notebooks and PDFs as their bytes (SPEC §16).
+    pub raw: bool,
 }
 
 /// `[start, end]` of `view_range`, `end` None for "to the end".
@@ -245,6 +251,65 @@ pub static PARAMS: &[Param] = &[
         required: false,
         kind: Kind::Range {
             field: |g| &mut g.view_range,
+        },
+    },
+    Param {
+        name: "symbol",
+        aliases: &[],
+        long: None,
+        short: None,
+        value_name: "SYMBOL",
+        help: "",
+        description: "Read one function, class, method or Markdown section by name (Window.render, render, or a heading), instead of guessing its lines; path names the file. Not with start_line, tail, context or start_char.",
+        advertised: true,
+        required: false,
+        kind: Kind::Text {
+            pattern: None,
+            check: |_, symbol| Ok(symbol.to_string()),
+            expected: "a string",
+            field: |g| &mut g.symbol,
+        },
+    },
+    Param {
+        name: "outline",
+        aliases: &[],
+        long: Some("outline"),
+        short: None,
+        value_name: "",
+        help: "List the file's symbols (functions, classes, sections) with their lines, or a directory's map",
+        description: "List the file's symbols (functions, classes, methods, Markdown sections) with their line ranges instead of its lines: use it first on a large source file, then read one symbol. On a directory, a map of its source files.",
+        advertised: true,
+        required: false,
+        kind: Kind::Flag {
+            field: |g| &mut g.outline,
+        },
+    },
+    Param {
+        name: "enclosing",
+        aliases: &[],
+        long: Some("enclosing"),
+        short: None,
+        value_name: "",
+        help: "With PATH:N or --start-line N, read the whole function or block that holds line N",
+        description: "With a path like a.rs:120 or start_line=120, read the whole function, method or class that holds that line (as a stack trace's frame points at it).",
+        advertised: true,
+        required: false,
+        kind: Kind::Flag {
+            field: |g| &mut g.enclosing,
+        },
+    },
+    Param {
+        name: "raw",
+        aliases: &[],
+        long: Some("raw"),
+        short: None,
+        value_name: "",
+        help: "Read notebooks and PDFs as their bytes, not as a view",
+        description: "Read a notebook as its JSON text and a PDF as the binary file it is, instead of their readable view.",
+        advertised: true,
+        required: false,
+        kind: Kind::Flag {
+            field: |g| &mut g.raw,
         },
     },
     Param {
@@ -689,7 +754,7 @@ mod tests {
         let err = from_json(&object(r#"{"path":"a","lines":3}"#)).unwrap_err();
         assert_eq!(
             err.message,
-            "Unknown parameter 'lines'. Accepted: path (file_path, filePath), start_line (offset), limit (max_lines), tail, start_char, context, hash, if_changed, end_line, view_range, encoding."
+            "Unknown parameter 'lines'. Accepted: path (file_path, filePath), start_line (offset), limit (max_lines), tail, start_char, context, hash, if_changed, end_line, view_range, symbol, outline, enclosing, raw, encoding."
         );
         assert!(from_json(&object(r#"{"path":"a","filePath":"b"}"#)).is_err());
     }

@@ -102,6 +102,10 @@ pub struct Request {
     pub wording: Wording,
     /// How to decode: the call's `encoding`, else `--encoding`.
     pub encoding: EncodingChoice,
+    /// `symbol` of a tool call (`PATH#SYMBOL` is part of the target).
+    pub symbol: Option<String>,
+    pub outline: bool,
+    pub enclosing: bool,
 }
 
 /// The window options a call gave, before a target says what they apply to.
@@ -186,6 +190,9 @@ struct ToolParams {
     if_changed: Option<String>,
     /// The call's `encoding`, over the setting.
     encoding: Option<EncodingChoice>,
+    symbol: Option<String>,
+    outline: bool,
+    enclosing: bool,
 }
 
 impl Request {
@@ -271,6 +278,9 @@ impl Request {
             },
             encoding: tool.encoding.unwrap_or(settings.encoding),
             settings: Arc::new(settings),
+            symbol: tool.symbol,
+            outline: tool.outline,
+            enclosing: tool.enclosing,
         })
     }
 
@@ -324,6 +334,9 @@ impl ToolCall {
             wording: Wording::Tool,
             encoding: self.tool.encoding.unwrap_or(settings.encoding),
             settings,
+            symbol: self.tool.symbol,
+            outline: self.tool.outline,
+            enclosing: self.tool.enclosing,
         }
     }
 }
@@ -403,6 +416,9 @@ fn tool_params_from_cli(cli: &Cli) -> Result<ToolParams, Error> {
         hash: given.hash,
         if_changed: given.if_changed,
         encoding: None,
+        symbol: None,
+        outline: given.outline,
+        enclosing: given.enclosing,
     })
 }
 
@@ -446,6 +462,9 @@ fn tool_params_from_call(object: &Map<String, Value>, mcp: bool) -> Result<ToolP
             .encoding
             .as_deref()
             .and_then(EncodingChoice::from_label),
+        symbol: given.symbol,
+        outline: given.outline,
+        enclosing: given.enclosing,
     };
     check_tail(&tool.window, ["tail", "start_line", "start_char"])?;
     let w = &mut tool.window;

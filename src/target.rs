@@ -15,12 +15,14 @@ use crate::error::{Error, ErrorCode};
 use crate::names;
 use crate::params::{DEFAULT_LIMIT, MAX_LIMIT};
 use crate::read::window::{Start, WindowSpec};
-use crate::request::{Request, Target};
+use crate::request::Request;
 use crate::sandbox::{Opened, Resolved};
 use crate::suggest;
 
-/// What to read for one target, every check of it passed.
+/// What to read for one target, every check of it passed. (One lives at a time: its
+/// size does not matter.)
 #[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
 pub enum Plan {
     Stdin {
         spec: WindowSpec,
@@ -34,6 +36,7 @@ pub enum Plan {
         spec: WindowSpec,
         /// The line a `PATH:N` target names, which must exist.
         asked_line: Option<u64>,
+        how: How,
     },
     Directory {
         fd: OwnedFd,
@@ -41,6 +44,22 @@ pub enum Plan {
         real: String,
         spec: WindowSpec,
     },
+}
+
+/// How a file is read: by lines, or by its structure (SPEC §15).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum How {
+    Lines,
+    /// `PATH#SYMBOL` or `symbol`: the lines of one symbol.
+    Symbol(String),
+    /// `--outline`: the symbols that start within `from..=to` (of `within`'s children).
+    Outline {
+        from: u64,
+        to: Option<u64>,
+        within: Option<String>,
+    },
+    /// `--enclosing`: the innermost symbol (or indented block) that holds this line.
+    Enclosing(u64),
 }
 
 impl Plan {
@@ -54,12 +73,19 @@ impl Plan {
 }
 
 /// Resolves one target of a request.
-pub fn resolve(request: &Request, target: &Target) -> Result<Plan, Error> {
+pub fn resolve(request: &Request, target: &crate::request::Target) -> Result<Plan, Error> {
     match target {
-        Target::Stdin => Ok(Plan::Stdin {
-            spec: spec_for(request, None)?,
-        }),
-        Target::Path(path) => resolve_path(request, path),
+        crate::request::Target::Stdin => {
+            if request.symbol.is_some() || request.outline || request.enclosing {
+                return Err(Error::invalid_param(
+                    "Reading by structure (a symbol, the outline, the enclosing block) needs a file, not standard input.",
+                ));
+            }
+            Ok(Plan::Stdin {
+                spec: spec_for(request, None)?,
+            })
+        }
+        crate::request::Target::Path(path) => resolve_path(request, path),
     }
 }
 
@@ -68,14 +94,21 @@ pub fn resolve(request: &Request, target: &Target) -> Result<Plan, Error> {
 /// §14).
 fn resolve_path(request: &Request, path: &OsStr) -> Result<Plan, Error> {
     let first = match request.root.resolve(path) {
-        Ok(resolved) => return plan(request, resolved, None),
+        Ok(resolved) => return plan(request, resolved, Target::Whole),
         Err(err) if err.code == ErrorCode::NotFound => err,
         Err(err) => return Err(err),
     };
     if let Some(bytes) = names::unescape(path.as_bytes())
         && let Ok(resolved) = request.root.resolve(OsStr::from_bytes(&bytes))
     {
-        return plan(request, resolved, None);
+        return plan(request, resolved, Target::Whole);
+    }
+    if let Some((file, symbol)) = symbol_ref(path.as_bytes())
+        && let Ok(resolved) = request.root.resolve(OsStr::from_bytes(file))
+        && matches!(resolved.opened, Opened::File { .. })
+    {
+        let symbol = String::from_utf8_lossy(symbol).into_owned();
+        return plan(request, resolved, Target::Symbol(symbol));
     }
     if let Some((file, reference)) = line_ref(path.as_bytes()) {
         let file = OsStr::from_bytes(file);
@@ -85,7 +118,7 @@ fn resolve_path(request: &Request, path: &OsStr) -> Result<Plan, Error> {
             .map_err(|err| with_suggestions(request, err, &request.root.display_of(file)))?;
         // A reference points into a file; `dir:3` names nothing.
         if matches!(resolved.opened, Opened::File { .. }) {
-            return plan(request, resolved, Some(reference));
+            return plan(request, resolved, Target::Lines(reference));
         }
     }
     Err(with_suggestions(
@@ -105,8 +138,28 @@ fn with_suggestions(request: &Request, err: Error, display: &str) -> Error {
     }
 }
 
-fn plan(request: &Request, resolved: Resolved, reference: Option<LineRef>) -> Result<Plan, Error> {
-    let spec = spec_for(request, reference)?;
+/// What the target's spelling names in the file.
+enum Target {
+    Whole,
+    Lines(LineRef),
+    Symbol(String),
+}
+
+fn plan(request: &Request, resolved: Resolved, target: Target) -> Result<Plan, Error> {
+    let reference = match &target {
+        Target::Lines(reference) => Some(*reference),
+        _ => None,
+    };
+    let symbol = match target {
+        Target::Symbol(symbol) => Some(symbol),
+        _ => request.symbol.clone(),
+    };
+    let file = matches!(resolved.opened, Opened::File { .. });
+    let how = how(request, reference, symbol, file)?;
+    let spec = match how {
+        How::Lines => spec_for(request, reference)?,
+        _ => structure_spec(request),
+    };
     match resolved.opened {
         Opened::File { file, stat } => {
             check_deny(request, &resolved.display, &resolved.passed)?;
@@ -117,6 +170,7 @@ fn plan(request: &Request, resolved: Resolved, reference: Option<LineRef>) -> Re
                 real: resolved.real,
                 spec,
                 asked_line: reference.map(|r| r.line),
+                how,
             })
         }
         Opened::Directory { fd } => Ok(Plan::Directory {
@@ -125,6 +179,133 @@ fn plan(request: &Request, resolved: Resolved, reference: Option<LineRef>) -> Re
             real: resolved.real,
             spec,
         }),
+    }
+}
+
+/// Splits `a.rs#Window.render` at the first `#` of its last component.
+pub fn symbol_ref(path: &[u8]) -> Option<(&[u8], &[u8])> {
+    let name_start = path.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
+    let hash = name_start + path[name_start..].iter().position(|&b| b == b'#')?;
+    let (file, symbol) = (&path[..hash], &path[hash + 1..]);
+    (!file.is_empty() && !symbol.is_empty()).then_some((file, symbol))
+}
+
+/// How the target is read, and the combinations SPEC §15 refuses.
+fn how(
+    request: &Request,
+    reference: Option<LineRef>,
+    symbol: Option<String>,
+    file: bool,
+) -> Result<How, Error> {
+    let w = &request.window;
+    let name = |param: &str| request.wording.name(param);
+    let first = |given: &[(bool, &str)]| {
+        given
+            .iter()
+            .find_map(|(given, param)| given.then(|| name(param)))
+    };
+    let structure = symbol.is_some() || request.outline || request.enclosing;
+    if structure && !file {
+        let what = match (&symbol, request.outline) {
+            (Some(_), _) => "A symbol".to_string(),
+            (None, true) => return Ok(How::Lines),
+            (None, false) => name("enclosing"),
+        };
+        return Err(Error::invalid_param(format!(
+            "{what} can be read only from a file, not from a directory."
+        )));
+    }
+    if request.outline && request.enclosing {
+        return Err(Error::invalid_param(format!(
+            "{} and {} cannot be combined: give one of them.",
+            name("outline"),
+            name("enclosing")
+        )));
+    }
+    if let Some(symbol) = symbol {
+        if let Some(flag) = first(&[
+            (reference.is_some(), "a line reference (PATH:N)"),
+            (w.start_line.is_some(), "start_line"),
+            (w.tail.is_some(), "tail"),
+            (w.context.is_some(), "context"),
+            (w.start_char.is_some(), "start_char"),
+            (request.enclosing, "enclosing"),
+        ]) {
+            return Err(Error::invalid_param(format!(
+                "A symbol names its lines itself; {flag} cannot be combined with it."
+            )));
+        }
+        return Ok(match request.outline {
+            true => How::Outline {
+                from: 1,
+                to: None,
+                within: Some(symbol),
+            },
+            false => How::Symbol(symbol),
+        });
+    }
+    if request.outline {
+        if let Some(flag) = first(&[
+            (w.tail.is_some(), "tail"),
+            (w.context.is_some(), "context"),
+            (w.start_char.is_some(), "start_char"),
+        ]) {
+            return Err(Error::invalid_param(format!(
+                "{} lists symbols; {flag} cannot be combined with it.",
+                name("outline")
+            )));
+        }
+        return Ok(match reference {
+            Some(LineRef { line, end }) => How::Outline {
+                from: line,
+                to: Some(end.unwrap_or(u64::MAX)),
+                within: None,
+            },
+            None => How::Outline {
+                from: w.start_line.unwrap_or(1),
+                to: None,
+                within: None,
+            },
+        });
+    }
+    if request.enclosing {
+        if let Some(flag) = first(&[
+            (w.tail.is_some(), "tail"),
+            (w.context.is_some(), "context"),
+            (w.start_char.is_some(), "start_char"),
+            (
+                reference.is_some_and(|r| r.end.is_some()),
+                "a range (PATH:N-M)",
+            ),
+            (reference.is_some() && w.start_line.is_some(), "start_line"),
+        ]) {
+            return Err(Error::invalid_param(format!(
+                "{} reads what holds one line; {flag} cannot be combined with it.",
+                name("enclosing")
+            )));
+        }
+        return match reference.map(|r| r.line).or(w.start_line) {
+            Some(line) => Ok(How::Enclosing(line)),
+            None => Err(Error::invalid_param(format!(
+                "{} needs a line: a PATH:N target (such as src/main.rs:42) or {}.",
+                name("enclosing"),
+                request.wording.set(&[("start_line", &"N")])
+            ))),
+        };
+    }
+    Ok(How::Lines)
+}
+
+/// The window settings a structured read starts from; its lines come from the symbol.
+fn structure_spec(request: &Request) -> WindowSpec {
+    WindowSpec {
+        start: Start::Line(1),
+        limit: request.window.limit.unwrap_or(MAX_LIMIT),
+        start_char: 1,
+        max_line_chars: request.settings.max_line_chars,
+        max_bytes: request.settings.max_bytes,
+        numbers: request.settings.numbers,
+        line_endings: request.format != Format::Text,
     }
 }
 

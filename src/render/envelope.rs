@@ -12,7 +12,7 @@ use super::hints;
 use crate::answer::Answer;
 use crate::error::{BinaryEvidence, Error};
 use crate::names;
-use crate::outcome::{FileFacts, Success};
+use crate::outcome::{FileFacts, Success, SymbolInfo};
 use crate::params::Wording;
 use crate::read::window::Window;
 
@@ -51,6 +51,14 @@ pub struct Data<'a> {
     pub suggested_encoding: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entries: Option<&'a [String]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<&'a SymbolInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbols: Option<&'a [SymbolInfo]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_symbols: Option<u64>,
 }
 
 /// Where the window lies and how to read on.
@@ -157,6 +165,8 @@ impl<'a> Envelope<'a> {
                 let data = Data {
                     fallback_encoding: Some(w.replaced().then_some("replace")),
                     suggested_encoding: read.suggested_encoding.as_deref(),
+                    language: read.symbol.as_ref().and(read.language),
+                    symbol: read.symbol.as_ref(),
                     ..window_data("file", &read.facts.path, w)
                 };
                 let summary = summary("Read", "line", "lines", "Lines", &read.facts.path, w);
@@ -184,6 +194,32 @@ impl<'a> Envelope<'a> {
                     ..Data::bare("file", &facts.path)
                 };
                 let summary = format!("'{}' is unchanged.", facts.path);
+                (data, facts.path_resolved.as_str(), summary)
+            }
+            Success::Outline(outline) => {
+                let facts = &outline.facts;
+                file_stats(&mut stats, facts);
+                let data = Data {
+                    content: Some(Some(crate::names::utf8(&outline.content))),
+                    language: Some(outline.language),
+                    symbols: Some(&outline.symbols),
+                    total_symbols: Some(outline.total_symbols),
+                    window: Some(WindowData {
+                        start_line: outline.start_line,
+                        end_line: outline.symbols.last().map(|s| s.start_line),
+                        truncated: outline.next_start_line.is_some(),
+                        truncated_by: outline.truncated_by.map(|t| t.name()),
+                        next_start_line: outline.next_start_line,
+                        next_start_char: None,
+                    }),
+                    ..Data::bare("outline", &facts.path)
+                };
+                let summary = format!(
+                    "Outline of '{}' ({} of {} symbols).",
+                    facts.path,
+                    outline.symbols.len(),
+                    outline.total_symbols
+                );
                 (data, facts.path_resolved.as_str(), summary)
             }
             Success::Image(image, facts) => {
@@ -230,6 +266,10 @@ impl<'a> Data<'a> {
             fallback_encoding: None,
             suggested_encoding: None,
             entries: None,
+            language: None,
+            symbol: None,
+            symbols: None,
+            total_symbols: None,
         }
     }
 }

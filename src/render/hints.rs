@@ -26,6 +26,21 @@ pub fn footer(success: &Success, max_bytes: u64, wording: Wording) -> Vec<String
                 hint.push(']');
                 hints.push(hint);
             }
+            // A truncated window of code: its outline finds the part worth reading.
+            if read.window.truncated()
+                && read.language.is_some()
+                && read.symbol.is_none()
+                && let Some(first) = hints.first_mut()
+                && let Some(open) = first.strip_suffix(']')
+            {
+                *first = format!(
+                    "{open} Use {} to list its symbols.]",
+                    match wording {
+                        Wording::Cli => "--outline",
+                        Wording::Tool => "outline=true",
+                    }
+                );
+            }
             if let Some(hash) = &read.facts.content_hash {
                 hints.push(format!("[content_hash: {hash}]"));
             }
@@ -39,6 +54,21 @@ pub fn footer(success: &Success, max_bytes: u64, wording: Wording) -> Vec<String
             unchanged.facts.content_hash.as_deref().unwrap_or_default()
         )],
         Success::Image(..) => Vec::new(),
+        Success::Outline(outline) => {
+            let shown = outline.symbols.len();
+            if shown == 0 {
+                return vec!["(no symbols)".to_string()];
+            }
+            match outline.next_start_line {
+                Some(next) => vec![format!(
+                    "[Truncated: showing {shown} symbols from line {} of {} in the file. Use {} to continue.]",
+                    outline.start_line,
+                    outline.total_symbols,
+                    wording.set(&[("start_line", &next)])
+                )],
+                None => Vec::new(),
+            }
+        }
     }
 }
 

@@ -53,11 +53,19 @@ pub fn write(
     let window = match success {
         Success::Text(read) => Some(&read.window),
         Success::Directory(listing) => Some(&listing.window),
-        Success::Unchanged(_) | Success::Image(..) => None,
+        Success::Unchanged(_) | Success::Image(..) | Success::Outline(_) => None,
     };
-    let shown = window.is_some_and(|w| !w.content.is_empty());
+    let mut shown = window.is_some_and(|w| !w.content.is_empty());
     if let Some(window) = window {
         write_content(out, window, context)?;
+    }
+    if let Success::Outline(outline) = success {
+        shown = !outline.content.is_empty();
+        let text = names::utf8(&outline.content);
+        match context.terminal {
+            true => out.write_all(names::visible(&text, true).as_bytes())?,
+            false => out.write_all(&outline.content)?,
+        }
     }
     if context.hint {
         let footer = hints::footer(success, context.max_bytes, context.wording);

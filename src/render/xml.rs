@@ -70,13 +70,29 @@ pub fn to_string(context: &Context, answer: &Answer) -> String {
         }
         x.push_str("</entries>\n");
     }
+    for symbol in data.get("symbol").into_iter().chain(
+        data.get("symbols")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten(),
+    ) {
+        if let Some(fields) = symbol.as_object() {
+            x.push_str("<symbol");
+            attributes(&mut x, fields, &[]);
+            x.push_str("/>\n");
+        }
+    }
     if let Ok(success) = &answer.result {
         for hint in hints::footer(success, context.max_bytes, context.wording) {
             let _ = writeln!(x, "<hint>{}</hint>", escape(&hint, false));
         }
     }
     x.push_str("<stats");
-    attributes(&mut x, data, &["type", "path", "content", "entries"]);
+    attributes(
+        &mut x,
+        data,
+        &["type", "path", "content", "entries", "symbol", "symbols"],
+    );
     if let Some(stats) = envelope["stats"].as_object() {
         attributes(&mut x, stats, &[]);
     }

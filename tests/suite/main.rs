@@ -21,5 +21,6 @@ mod reach;
 mod readme;
 mod references;
 mod sandbox;
+mod structure;
 mod terminal;
 mod window;

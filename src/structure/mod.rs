@@ -1,0 +1,34 @@
+//! Reading by structure (SPEC §15): the symbols of a source file, found with
+//! tree-sitter grammars (pulldown-cmark for Markdown headings), how a caller's query
+//! picks one of them, and the indentation block around a line for other files.
+//!
+//! The parts: `language` (which language a file is), `pieces` (a large file cut where
+//! top-level definitions start, to bound memory), `parse` (a grammar run within a time
+//! budget), `rules` (per language, which nodes define what), `walk` (one iterative
+//! pass over a tree into symbols), `collect` (the bounded list they go to), `markdown`
+//! (sections), `outline` (the entry that ties them), `find` and `distance` (queries),
+//! `indent` (blocks by indentation).
+
+mod collect;
+mod def;
+mod distance;
+mod find;
+mod indent;
+mod language;
+mod markdown;
+mod markdown_pieces;
+mod outline;
+mod parse;
+mod pieces;
+mod rules;
+mod symbol;
+mod walk;
+
+#[cfg(test)]
+mod tests;
+
+pub use find::{Lookup, find};
+pub use indent::indentation_block;
+pub use language::{KNOWN_LANGUAGES, Language};
+pub use outline::outline;
+pub use symbol::{OutlineError, Symbol};

@@ -1,0 +1,58 @@
+//! Go: functions, methods qualified by their receiver's type, struct and interface
+//! types, and the methods an interface lists.
+
+use tree_sitter::Node;
+
+use super::{Spec, named};
+use crate::structure::def::{Def, text, type_name};
+use crate::structure::walk::Context;
+
+pub(super) const SPEC: Spec = Spec {
+    classify,
+    defining: &[
+        "function_declaration",
+        "method_declaration",
+        "type_spec",
+        "method_elem",
+    ],
+    leading: &["comment"],
+};
+
+fn classify(node: Node, cx: &Context) -> Option<Def> {
+    match node.kind() {
+        "function_declaration" => named("function", node, "name", cx),
+        "method_declaration" => {
+            let mut def = named("method", node, "name", cx)?;
+            def.qualifier = receiver_type(node, cx.src);
+            Some(def)
+        }
+        "type_spec" => {
+            let kind = match node.child_by_field_name("type")?.kind() {
+                "struct_type" => "struct",
+                "interface_type" => "interface",
+                _ => return None,
+            };
+            let def = named(kind, node, "name", cx)?;
+            // `type X struct {…}` alone: the lines (and doc comment) are the whole
+            // `type` declaration's; in a `type ( … )` group, the spec's own.
+            let alone = cx.ancestor(1).is_some_and(|parent| {
+                parent.kind() == "type_declaration" && parent.named_child_count() == 1
+            });
+            Some(def.up(usize::from(alone)))
+        }
+        // Promoted to `method` by the interface around it.
+        "method_elem" => named("function", node, "name", cx),
+        _ => None,
+    }
+}
+
+/// The receiver's type without pointer or type arguments: `(w *Window[T])` → `Window`.
+fn receiver_type(node: Node, src: &[u8]) -> Option<String> {
+    let receiver = node.child_by_field_name("receiver")?;
+    let mut cursor = receiver.walk();
+    let parameter = receiver
+        .named_children(&mut cursor)
+        .find(|child| child.kind() == "parameter_declaration")?;
+    let name = type_name(text(parameter.child_by_field_name("type")?, src), true);
+    (!name.is_empty()).then_some(name)
+}

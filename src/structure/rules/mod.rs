@@ -1,0 +1,98 @@
+//! Each language's rules: which syntax nodes define symbols and of what kind, and which
+//! nodes above a definition belong to its lines (comments, attributes, decorators).
+
+mod clike;
+mod ecmascript;
+mod go;
+mod java;
+mod python;
+mod rust;
+
+use tree_sitter::Node;
+
+use super::def::Def;
+use super::language::Language;
+use super::walk::Context;
+
+/// Names a definition, or says that a node is none.
+type Classify = fn(Node, &Context) -> Option<Def>;
+
+/// One language's rules, with its node kinds looked up once in the grammar so that the
+/// walk tests a number, not a string, at each node.
+pub(super) struct Rules {
+    pub classify: Classify,
+    /// By kind id: whether a node of that kind may define a symbol.
+    defining: Vec<bool>,
+    /// By kind id: whether a node of that kind belongs to the definition below it.
+    leading: Vec<bool>,
+}
+
+/// What one language's rules module provides.
+struct Spec {
+    classify: Classify,
+    /// The node kinds `classify` may answer for; it is asked about no other.
+    defining: &'static [&'static str],
+    /// Comment, attribute and decorator kinds.
+    leading: &'static [&'static str],
+}
+
+impl Rules {
+    /// The rules of `language`, whose tree-sitter grammar is `grammar`.
+    pub fn new(language: Language, grammar: &tree_sitter::Language) -> Rules {
+        let spec = match language {
+            Language::Rust => rust::SPEC,
+            Language::Python => python::SPEC,
+            Language::JavaScript | Language::TypeScript | Language::Tsx => ecmascript::SPEC,
+            Language::Go => go::SPEC,
+            Language::Java => java::SPEC,
+            Language::C | Language::Cpp => clike::SPEC,
+            // Markdown has no grammar here; an empty table defines nothing.
+            Language::Markdown => Spec {
+                classify: |_, _| None,
+                defining: &[],
+                leading: &[],
+            },
+        };
+        Rules {
+            classify: spec.classify,
+            defining: table(grammar, spec.defining),
+            leading: table(grammar, spec.leading),
+        }
+    }
+
+    /// Whether `node` is of a kind that may define a symbol.
+    pub fn may_define(&self, node: Node) -> bool {
+        self.defining
+            .get(usize::from(node.kind_id()))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Whether `node` belongs to the lines of a definition right below it.
+    pub fn is_leading(&self, node: Node) -> bool {
+        self.leading
+            .get(usize::from(node.kind_id()))
+            .copied()
+            .unwrap_or(false)
+    }
+}
+
+/// A table by kind id that is true for the named kinds in `kinds`. Every id is looked
+/// at, because a grammar may give one name to several ids (aliases).
+fn table(grammar: &tree_sitter::Language, kinds: &[&str]) -> Vec<bool> {
+    let count = grammar.node_kind_count();
+    (0..count)
+        .map(|id| {
+            let id = u16::try_from(id).unwrap_or(u16::MAX);
+            grammar.node_kind_is_named(id)
+                && grammar
+                    .node_kind_for_id(id)
+                    .is_some_and(|kind| kinds.contains(&kind))
+        })
+        .collect()
+}
+
+/// The child in field `field`, as the name of a definition of `kind`.
+fn named(kind: &'static str, node: Node, field: &str, cx: &Context) -> Option<Def> {
+    Def::named(kind, node.child_by_field_name(field)?, cx.src)
+}

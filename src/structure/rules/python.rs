@@ -1,0 +1,24 @@
+//! Python: classes and functions (methods inside classes), nested ones included, their
+//! decorators part of their lines.
+
+use tree_sitter::Node;
+
+use super::{Spec, named};
+use crate::structure::def::Def;
+use crate::structure::walk::Context;
+
+pub(super) const SPEC: Spec = Spec {
+    classify,
+    defining: &["function_definition", "class_definition"],
+    leading: &["comment"],
+};
+
+fn classify(node: Node, cx: &Context) -> Option<Def> {
+    let kind = match node.kind() {
+        "function_definition" => "function",
+        "class_definition" => "class",
+        _ => return None,
+    };
+    // Decorators sit in a `decorated_definition` around the definition.
+    Some(named(kind, node, "name", cx)?.up(cx.wrapped_by(0, &["decorated_definition"])))
+}

@@ -1,0 +1,53 @@
+//! What an outline is made of: one [`Symbol`] per definition, and why an outline
+//! could not be made.
+
+use std::fmt;
+
+/// One definition in a file (SPEC §15 "Symbols"). Lines are 1-based and inclusive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    /// The symbol's own name: `render`, `impl fmt::Display for Window`, a heading's text.
+    pub name: String,
+    /// The enclosing symbols' names, then its own, joined with the language's separator.
+    pub qualified_name: String,
+    /// `module`, `namespace`, `class`, `struct`, `enum`, `interface`, `function`,
+    /// `method`, `impl`, `section` or `constructor`.
+    pub kind: &'static str,
+    /// The first of the comment, doc-comment, attribute or decorator lines directly
+    /// above the definition, or the definition's own first line.
+    pub start_line: u64,
+    /// The line of the definition's name, below its comments and attributes: the line
+    /// a text outline prints.
+    pub def_line: u64,
+    /// The definition's last line.
+    pub end_line: u64,
+    /// How many symbols of the file enclose this one: 0 at the top level.
+    pub depth: u32,
+    /// The index of the enclosing symbol in the same list.
+    pub parent: Option<usize>,
+}
+
+/// Why a file has no outline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutlineError {
+    /// Parsing took longer than its time budget and was given up.
+    Timeout,
+    /// The file defines more symbols than an outline holds (see `collect.rs`): a
+    /// generated file, as a rule, whose lines can still be read.
+    TooLarge,
+    /// The parser refused the input or the grammar (it never does for a grammar that
+    /// loaded, but the library's API allows it).
+    Unparsable,
+}
+
+impl fmt::Display for OutlineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            OutlineError::Timeout => "parsing took too long and was given up",
+            OutlineError::TooLarge => "the file defines too many symbols to list",
+            OutlineError::Unparsable => "the file could not be parsed",
+        })
+    }
+}
+
+impl std::error::Error for OutlineError {}

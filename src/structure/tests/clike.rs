@@ -1,0 +1,110 @@
+//! C and C++ outlines: functions, structs (typedef'd ones by their typedef name),
+//! unions, enums, classes, namespaces, in-class and out-of-line methods.
+
+use super::support::check;
+use crate::structure::Language;
+
+/// C functions and types.
+pub(super) const C_SOURCE: &str = r#"
+#include <stdio.h>
+
+/* A point. */
+struct point { int x, y; };
+
+typedef struct { int a; } pair_t;
+
+typedef struct node { struct node *next; } node_t;
+
+enum color { RED, GREEN };
+
+int proto(int a);
+struct point *forward;
+
+// Make.
+static int *
+make(int n)
+{
+    return 0;
+}
+
+union u { int i; float f; };
+#ifdef X
+void (*get_handler(void))(int) { return 0; }
+#endif
+"#;
+
+/// C++ classes, namespaces and methods.
+pub(super) const CPP_SOURCE: &str = r#"
+namespace ns {
+// Foo class.
+template <typename T>
+class Foo {
+public:
+    Foo() {}
+    ~Foo();
+    void bar() const { }
+    void baz();
+    struct Inner { int x; };
+};
+
+void Foo::baz() {}
+template <typename T>
+Foo<T>::~Foo() {}
+}  // namespace ns
+
+int ns::Foo::qux(int) { return 0; }
+bool operator==(const A& a, const A& b) { return true; }
+namespace {
+void hidden() {}
+}
+auto lambda = [](int x) { return x; };
+enum class Color { Red };
+ns::Foo::Foo(int) {}
+namespace a::b { void f() {} }
+struct Conv { explicit operator bool() const { return true; } };
+Conv::operator int() const { return 0; }
+"#;
+
+#[test]
+fn c_functions_and_types() {
+    check(
+        Language::C,
+        C_SOURCE,
+        &[
+            ("point", "struct", 3, 4, 4, 0),
+            ("pair_t", "struct", 6, 6, 6, 0),
+            ("node", "struct", 8, 8, 8, 0),
+            ("color", "enum", 10, 10, 10, 0),
+            ("make", "function", 15, 17, 20, 0),
+            ("u", "struct", 22, 22, 22, 0),
+            ("get_handler", "function", 24, 24, 24, 0),
+        ],
+    );
+}
+
+#[test]
+fn cpp_classes_namespaces_and_methods() {
+    check(
+        Language::Cpp,
+        CPP_SOURCE,
+        &[
+            ("ns", "namespace", 1, 1, 16, 0),
+            ("ns::Foo", "class", 2, 4, 11, 1),
+            ("ns::Foo::Foo", "constructor", 6, 6, 6, 2),
+            ("ns::Foo::bar", "method", 8, 8, 8, 2),
+            ("ns::Foo::Inner", "struct", 10, 10, 10, 2),
+            ("ns::Foo::baz", "method", 13, 13, 13, 1),
+            ("ns::Foo::~Foo", "method", 14, 15, 15, 1),
+            ("ns::Foo::qux", "method", 18, 18, 18, 0),
+            ("operator==", "function", 19, 19, 19, 0),
+            ("hidden", "function", 21, 21, 21, 0),
+            ("Color", "enum", 24, 24, 24, 0),
+            ("ns::Foo::Foo", "constructor", 25, 25, 25, 0),
+            ("a::b", "namespace", 26, 26, 26, 0),
+            ("a::b::f", "function", 26, 26, 26, 1),
+            ("Conv", "struct", 27, 27, 27, 0),
+            ("Conv::operator bool", "method", 27, 27, 27, 1),
+            ("Conv::operator int", "method", 28, 28, 28, 0),
+        ],
+    );
+}

@@ -1,0 +1,106 @@
+//! JavaScript and TypeScript outlines: declarations, functions assigned to a declared
+//! name, classes and their methods, TypeScript's interfaces, enums and namespaces.
+
+use super::support::check;
+use crate::structure::Language;
+
+/// JavaScript with JSX, generators, private methods.
+pub(super) const JAVASCRIPT: &str = r#"
+'use strict';
+/**
+ * A component.
+ */
+export function App({ items }) {
+  const handleClick = () => setOpen(true);
+  items.map((item) => <li key={item}>{item}</li>);
+  return <div onClick={handleClick} />;
+}
+var legacy = function named() {};
+let gen = function* () {};
+function* numbers() { yield 1; }
+class Counter extends Base {
+  #count = 0;
+  static create() { return new Counter(); }
+  #increment() { this.#count++; }
+}
+module.exports = { App };
+"#;
+
+pub(super) const TYPESCRIPT: &str = r#"
+// Greets.
+export function greet(name: string): string {
+  return name;
+}
+/** Adds. */
+export const add = (a: number, b: number) => a + b;
+const x = 1, mul = function (a, b) { return a * b; };
+export default class Shape {
+  @Input() size = 1;
+  /** Area. */
+  area(): number { return 0; }
+  handle = () => { function inner() {} };
+  private static get id() { return 1; }
+}
+interface Point {
+  x: number;
+  dist(other: Point): number;
+}
+enum Color { Red, Green }
+namespace A.B {
+  export function f() {}
+}
+declare module "foo" {
+  export function g(): void;
+}
+const C = class { m() {} };
+const o = { method() {} };
+abstract class Base { abstract run(): void; }
+function overloaded(a: string): void;
+function overloaded(a: any) {}
+"#;
+
+#[test]
+fn typescript() {
+    let expected = [
+        ("greet", "function", 1, 2, 4, 0),
+        ("add", "function", 5, 6, 6, 0),
+        ("mul", "function", 7, 7, 7, 0),
+        ("Shape", "class", 8, 8, 14, 0),
+        ("Shape.area", "method", 10, 11, 11, 1),
+        ("Shape.handle", "method", 12, 12, 12, 1),
+        ("Shape.handle.inner", "function", 12, 12, 12, 2),
+        ("Shape.id", "method", 13, 13, 13, 1),
+        ("Point", "interface", 15, 15, 18, 0),
+        ("Point.dist", "method", 17, 17, 17, 1),
+        ("Color", "enum", 19, 19, 19, 0),
+        ("A.B", "namespace", 20, 20, 22, 0),
+        ("A.B.f", "function", 21, 21, 21, 1),
+        ("foo", "module", 23, 23, 25, 0),
+        ("C", "class", 26, 26, 26, 0),
+        ("C.m", "method", 26, 26, 26, 1),
+        ("Base", "class", 28, 28, 28, 0),
+        ("Base.run", "method", 28, 28, 28, 1),
+        ("overloaded", "function", 30, 30, 30, 0),
+    ];
+    check(Language::TypeScript, TYPESCRIPT, &expected);
+    // TSX is TypeScript's grammar with JSX: the same file gives the same outline.
+    check(Language::Tsx, TYPESCRIPT, &expected);
+}
+
+#[test]
+fn javascript_with_jsx_and_old_style_code() {
+    check(
+        Language::JavaScript,
+        JAVASCRIPT,
+        &[
+            ("App", "function", 2, 5, 9, 0),
+            ("App.handleClick", "function", 6, 6, 6, 1),
+            ("legacy", "function", 10, 10, 10, 0),
+            ("gen", "function", 11, 11, 11, 0),
+            ("numbers", "function", 12, 12, 12, 0),
+            ("Counter", "class", 13, 13, 17, 0),
+            ("Counter.create", "method", 15, 15, 15, 1),
+            ("Counter.#increment", "method", 16, 16, 16, 1),
+        ],
+    );
+}

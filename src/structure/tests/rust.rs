@@ -1,0 +1,152 @@
+//! Rust outlines: items, impl blocks named by header and their methods qualified by
+//! type, trait methods, nesting, and the comment and attribute lines above.
+
+use super::support::{check, symbols};
+use crate::structure::Language;
+
+pub(super) const SOURCE: &str = r#"
+//! Crate doc.
+
+use std::fmt;
+
+/// A window.
+#[derive(Debug)]
+pub struct Window<T> {
+    size: T,
+}
+
+// Not attached: a blank line follows.
+
+impl<T> Window<T> {
+    /// Makes one.
+    pub fn new(size: T) -> Self {
+        fn helper() {}
+        Window { size }
+    }
+}
+
+impl<T: fmt::Debug> fmt::Display
+    for Window<T>
+where
+    T: Clone,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { // trailing
+        Ok(())
+    }
+}
+
+pub trait Draw {
+    fn draw(&self);
+    fn size(&self) -> usize { 0 }
+}
+
+mod inner {
+    pub enum Kind { A, B }
+    #[cfg(test)]
+    mod tests {
+        #[test]
+        fn works() {
+            let _c = || 1;
+        }
+    }
+}
+fn a() {} // about a
+fn b() {}
+/* block
+   comment */
+union U { a: u32 }
+extern "C" {
+    fn ext();
+}
+unsafe impl Send for &'static mut Window<u8> {}
+#[cfg(any(
+    unix,
+    windows,
+))]
+fn multi_line_attribute() {}
+macro_rules! not_listed { () => {} }
+"#;
+
+#[test]
+fn items_impls_traits_and_their_lines() {
+    check(
+        Language::Rust,
+        SOURCE,
+        &[
+            ("Window", "struct", 5, 7, 9, 0),
+            ("impl<T> Window<T>", "impl", 13, 13, 19, 0),
+            ("Window::new", "method", 14, 15, 18, 1),
+            ("Window::new::helper", "function", 16, 16, 16, 2),
+            (
+                "impl<T: fmt::Debug> fmt::Display for Window<T>",
+                "impl",
+                21,
+                21,
+                29,
+                0,
+            ),
+            ("Window::fmt", "method", 26, 26, 28, 1),
+            ("Draw", "interface", 31, 31, 34, 0),
+            ("Draw::draw", "method", 32, 32, 32, 1),
+            ("Draw::size", "method", 33, 33, 33, 1),
+            ("inner", "module", 36, 36, 45, 0),
+            ("inner::Kind", "enum", 37, 37, 37, 1),
+            ("inner::tests", "module", 38, 39, 44, 1),
+            ("inner::tests::works", "function", 40, 41, 43, 2),
+            ("a", "function", 46, 46, 46, 0),
+            ("b", "function", 47, 47, 47, 0),
+            ("U", "struct", 48, 50, 50, 0),
+            ("ext", "function", 52, 52, 52, 0),
+            (
+                "unsafe impl Send for &'static mut Window<u8>",
+                "impl",
+                54,
+                54,
+                54,
+                0,
+            ),
+            ("multi_line_attribute", "function", 55, 59, 59, 0),
+        ],
+    );
+}
+
+#[test]
+fn names_parents_and_depths() {
+    let symbols = symbols(Language::Rust, SOURCE);
+    let fmt = symbols
+        .iter()
+        .position(|s| s.qualified_name == "Window::fmt")
+        .unwrap();
+    assert_eq!(symbols[fmt].name, "fmt");
+    let parent = symbols[fmt].parent.unwrap();
+    assert_eq!(
+        symbols[parent].name,
+        "impl<T: fmt::Debug> fmt::Display for Window<T>"
+    );
+    assert_eq!(symbols[parent].parent, None);
+    for symbol in &symbols {
+        let depth = std::iter::successors(symbol.parent, |&p| symbols[p].parent).count();
+        assert_eq!(symbol.depth as usize, depth, "{}", symbol.qualified_name);
+    }
+}
+
+#[test]
+fn impl_inside_a_module_qualifies_by_module_and_type() {
+    check(
+        Language::Rust,
+        "mod m {\n    impl Foo<'a, T> {\n        fn go() {}\n    }\n}\n",
+        &[
+            ("m", "module", 1, 1, 5, 0),
+            ("m::impl Foo<'a, T>", "impl", 2, 2, 4, 1),
+            ("m::Foo::go", "method", 3, 3, 3, 2),
+        ],
+    );
+}
+
+#[test]
+fn empty_and_broken_files() {
+    assert!(symbols(Language::Rust, "").is_empty());
+    // Error recovery still finds the function after the broken item.
+    let broken = symbols(Language::Rust, "fn broken( {\n\nfn fine() {}\n");
+    assert!(broken.iter().any(|s| s.name == "fine"), "{broken:?}");
+}

@@ -1,0 +1,268 @@
+//! The one walk over a syntax tree that turns definitions into symbols: a `TreeCursor`
+//! moved by hand with an explicit stack of frames, so that no depth of nesting can
+//! exhaust the thread's stack, and every node is looked at a constant number of times.
+
+use std::time::Instant;
+
+use tree_sitter::{Node, Tree};
+
+use super::collect::Collected;
+use super::def::{Def, last_row};
+use super::rules::Rules;
+use super::symbol::{OutlineError, Symbol};
+
+/// Definitions nested deeper than this are not listed (their insides still are, as
+/// children of the deepest listed one): real code never comes near, and the cap keeps
+/// the qualified names of pathological nesting small.
+const MAX_SYMBOL_DEPTH: usize = 64;
+
+/// The deadline is looked at once every this many nodes: often enough to stop within
+/// milliseconds, rarely enough to cost nothing.
+const CHECK_EVERY: u32 = 1 << 12;
+
+/// Enclosing kinds that make a `function` defined directly inside them a `method`.
+const METHOD_HOSTS: &[&str] = &["class", "struct", "interface", "impl", "enum"];
+
+/// Consecutive comment, attribute or decorator lines just above a node, with no blank
+/// line between: the lines a definition right below them starts with (0-based rows).
+#[derive(Clone, Copy)]
+struct Run {
+    first: usize,
+    last: usize,
+}
+
+/// The node being visited at one depth of the walk.
+struct Frame<'t> {
+    node: Node<'t>,
+    /// The run of leading siblings that ends right before `node`, if any.
+    run: Option<Run>,
+    /// Whether `node` is the first thing on its line (no other token before it there).
+    own_line: bool,
+    /// Whether `node` defines the innermost open symbol.
+    opens: bool,
+}
+
+/// What a language's rules may look at besides the node itself.
+pub(super) struct Context<'a, 't> {
+    pub src: &'a [u8],
+    /// The node's ancestors, the root first.
+    ancestors: &'a [Frame<'t>],
+    /// The kind and name of the innermost symbol that encloses the node.
+    pub enclosing: Option<(&'static str, &'a str)>,
+}
+
+impl<'t> Context<'_, 't> {
+    /// The ancestor `up` levels above the node: 1 is its parent.
+    pub fn ancestor(&self, up: usize) -> Option<Node<'t>> {
+        let index = self.ancestors.len().checked_sub(up)?;
+        Some(self.ancestors[index].node)
+    }
+
+    /// How many levels up the lines of a definition start: past each ancestor, nearest
+    /// first, whose kind is one of `wrappers`.
+    pub fn wrapped_by(&self, mut up: usize, wrappers: &[&str]) -> usize {
+        while let Some(node) = self.ancestor(up + 1)
+            && wrappers.contains(&node.kind())
+        {
+            up += 1;
+        }
+        up
+    }
+}
+
+/// The walk's state: the path from the root to the current node, and the symbols.
+struct Walker<'a, 't> {
+    src: &'a [u8],
+    /// The file's row (0-based) where `src` starts.
+    first_row: usize,
+    rules: &'a Rules,
+    separator: &'static str,
+    frames: Vec<Frame<'t>>,
+    out: &'a mut Collected,
+    /// Why the walk must stop early (too many symbols), if it must.
+    failed: Option<OutlineError>,
+    /// The open symbols, outermost first: index and the prefix their members take.
+    open: Vec<(usize, String)>,
+    /// The last row of the last token passed, to tell whether a node starts its line.
+    last_token_row: Option<usize>,
+}
+
+/// Appends the symbols of `tree`, parsed from `src` (the part of the file that starts
+/// on row `first_row`), to `out` in pre-order, up to the first top-level node that
+/// starts at or after byte `limit`; `Timeout` when `deadline` passes first.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn symbols(
+    tree: &Tree,
+    src: &[u8],
+    limit: usize,
+    first_row: usize,
+    rules: &Rules,
+    separator: &'static str,
+    deadline: Instant,
+    out: &mut Collected,
+) -> Result<(), OutlineError> {
+    let mut walker = Walker {
+        src,
+        first_row,
+        rules,
+        separator,
+        frames: Vec::new(),
+        out,
+        failed: None,
+        open: Vec::new(),
+        last_token_row: None,
+    };
+    let mut cursor = tree.walk();
+    walker.enter(cursor.node(), None);
+    let mut steps = 0u32;
+    loop {
+        steps = steps.wrapping_add(1);
+        if steps.is_multiple_of(CHECK_EVERY) && Instant::now() >= deadline {
+            return Err(OutlineError::Timeout);
+        }
+        if let Some(error) = walker.failed {
+            return Err(error);
+        }
+        if cursor.goto_first_child() {
+            if walker.frames.len() == 1 && cursor.node().start_byte() >= limit {
+                return walker.failed.map_or(Ok(()), Err);
+            }
+            walker.enter(cursor.node(), None);
+            continue;
+        }
+        walker.last_token_row = Some(last_row(cursor.node()));
+        loop {
+            let run = walker.leave();
+            if cursor.goto_next_sibling() {
+                if walker.frames.len() == 1 && cursor.node().start_byte() >= limit {
+                    return walker.failed.map_or(Ok(()), Err);
+                }
+                walker.enter(cursor.node(), run);
+                break;
+            }
+            if !cursor.goto_parent() {
+                return walker.failed.map_or(Ok(()), Err);
+            }
+        }
+    }
+}
+
+impl<'t> Walker<'_, 't> {
+    /// Steps onto `node`, which `run` directly precedes, and lists it if it defines.
+    fn enter(&mut self, node: Node<'t>, run: Option<Run>) {
+        let own_line = self
+            .last_token_row
+            .is_none_or(|row| node.start_position().row > row);
+        self.frames.push(Frame {
+            node,
+            run,
+            own_line,
+            opens: false,
+        });
+        if self.open.len() < MAX_SYMBOL_DEPTH
+            && self.failed.is_none()
+            && self.rules.may_define(node)
+        {
+            let depth = self.frames.len() - 1;
+            let context = Context {
+                src: self.src,
+                ancestors: &self.frames[..depth],
+                enclosing: self.open.last().map(|(index, _)| {
+                    let symbol = &self.out.symbols[*index];
+                    (symbol.kind, symbol.name.as_str())
+                }),
+            };
+            if let Some(def) = (self.rules.classify)(node, &context) {
+                self.add(def, node, depth);
+            }
+        }
+    }
+
+    /// Steps off the current node; returns the run of leading lines that ends with it,
+    /// for the sibling that follows.
+    fn leave(&mut self) -> Option<Run> {
+        let frame = self.frames.pop()?;
+        if frame.opens {
+            self.open.pop();
+        }
+        if !frame.own_line || !self.rules.is_leading(frame.node) {
+            return None;
+        }
+        let first = frame.node.start_position().row;
+        let last = last_row(frame.node);
+        Some(match frame.run {
+            Some(run) if first <= run.last + 1 => Run {
+                first: run.first,
+                last,
+            },
+            _ => Run { first, last },
+        })
+    }
+
+    /// Lists the definition `def` that `node`, at `depth`, makes.
+    fn add(&mut self, def: Def, node: Node<'t>, depth: usize) {
+        let outer = &self.frames[depth.saturating_sub(def.outer_up)];
+        let outer_row = outer.node.start_position().row;
+        let start = match outer.run {
+            Some(run) if outer_row <= run.last + 1 => run.first,
+            _ => outer_row,
+        };
+        let end = last_row(outer.node).max(last_row(node));
+        let (parent, prefix) = match self.open.last() {
+            Some((index, prefix)) => (Some(*index), prefix.as_str()),
+            None => (None, ""),
+        };
+        let kind = match parent {
+            Some(index)
+                if def.kind == "function"
+                    && METHOD_HOSTS.contains(&self.out.symbols[index].kind) =>
+            {
+                "method"
+            }
+            _ => def.kind,
+        };
+        let mut owner = prefix.to_string();
+        if let Some(qualifier) = &def.qualifier {
+            join(&mut owner, qualifier, self.separator);
+        }
+        let mut qualified_name = owner.clone();
+        join(&mut qualified_name, &def.name, self.separator);
+        let scope = match &def.scope {
+            Some(scope) => {
+                join(&mut owner, scope, self.separator);
+                owner
+            }
+            None => qualified_name.clone(),
+        };
+        let line = |row: usize| (self.first_row + row) as u64 + 1;
+        let symbol = Symbol {
+            name: def.name,
+            qualified_name,
+            kind,
+            start_line: line(start),
+            def_line: line(def.name_row),
+            end_line: line(end),
+            depth: self.open.len() as u32,
+            parent,
+        };
+        let index = match self.out.push(symbol) {
+            Ok(index) => index,
+            Err(error) => {
+                self.failed = Some(error);
+                return;
+            }
+        };
+        self.open.push((index, scope));
+        if let Some(frame) = self.frames.last_mut() {
+            frame.opens = true;
+        }
+    }
+}
+
+/// Appends `part` to the qualified name `name`, with `separator` if needed.
+fn join(name: &mut String, part: &str, separator: &str) {
+    if !name.is_empty() {
+        name.push_str(separator);
+    }
+    name.push_str(part);
+}

@@ -1,0 +1,336 @@
+//! Reads a file by its structure (SPEC §15): its outline, one symbol's lines, or the
+//! symbol (else the indented block) that holds a line. The file is parsed only here,
+//! so that a plain window never loads a grammar.
+
+use std::fs::File;
+use std::io::{Cursor, Read};
+use std::time::Duration;
+
+use crate::answer::read_text;
+use crate::error::{Error, ErrorCode};
+use crate::outcome::{FileFacts, OutlineRead, Success, SymbolInfo};
+use crate::params::MAX_LIMIT;
+use crate::read::window::{Start, TruncatedBy, WindowSpec};
+use crate::read::{self, TextInput};
+use crate::request::Request;
+use crate::structure::{self, KNOWN_LANGUAGES, Language, Lookup, Symbol};
+use crate::target::How;
+
+/// The largest file that is parsed.
+pub const MAX_PARSE_BYTES: u64 = 8 << 20;
+/// How long a parse may take.
+const PARSE_BUDGET: Duration = Duration::from_secs(2);
+
+/// Reads `file` as `how` asks.
+pub fn read(
+    request: &Request,
+    facts: FileFacts,
+    file: &File,
+    spec: &WindowSpec,
+    how: How,
+) -> Result<Success, Error> {
+    let path = facts.path.clone();
+    let bytes = read_bounded(file, &path, request)?;
+    let file_name = path.rsplit('/').next().unwrap_or(&path);
+    // The same refusals as a window's: binary files are not parsed.
+    let head = &bytes[..bytes.len().min(8192)];
+    crate::sniff::classify(head, bytes.len() <= 8192, file_name, request.encoding)
+        .map_err(|evidence| Error::binary(&path, evidence))?;
+    let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    let language = Language::detect(file_name, first_line);
+    match how {
+        How::Lines => unreachable_lines(),
+        How::Outline { from, to, within } => {
+            let language = known(language, &path, request)?;
+            let symbols = parse(language, &bytes, &path, request)?;
+            outline(request, facts, &bytes, language, &symbols, from, to, within)
+        }
+        How::Symbol(query) => {
+            let language = known(language, &path, request)?;
+            let symbols = parse(language, &bytes, &path, request)?;
+            let symbol = lookup(&symbols, language, &query, &path)?;
+            let info = info(symbol);
+            lines_of(request, facts, bytes, spec, Some(language), info)
+        }
+        How::Enclosing(line) => {
+            let total = count_lines(&bytes);
+            if line > total {
+                return Err(read::past_the_end(
+                    &read::WindowError::StartLinePastEnd {
+                        start_line: line,
+                        total_lines: total,
+                    },
+                    &path,
+                    "line",
+                    "lines",
+                ));
+            }
+            let innermost = match language {
+                Some(language) => parse(language, &bytes, &path, request)?
+                    .into_iter()
+                    .filter(|s| s.start_line <= line && line <= s.end_line)
+                    .max_by_key(|s| (s.depth, s.start_line))
+                    .map(|s| info(&s)),
+                None => None,
+            };
+            let info = innermost.unwrap_or_else(|| block(&bytes, line));
+            lines_of(request, facts, bytes, spec, language, info)
+        }
+    }
+}
+
+/// `How::Lines` is answered by the window reader, never here.
+fn unreachable_lines() -> Result<Success, Error> {
+    Err(Error::internal(
+        "A window was sent to the structure reader; please report this as a bug.",
+    ))
+}
+
+/// The file's bytes, up to [`MAX_PARSE_BYTES`] (read to the end: a size of 0 proves
+/// nothing).
+fn read_bounded(file: &File, path: &str, request: &Request) -> Result<Vec<u8>, Error> {
+    let mut bytes = Vec::new();
+    (&mut &*file)
+        .take(MAX_PARSE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::read_failed(path, &e))?;
+    if bytes.len() as u64 > MAX_PARSE_BYTES {
+        return Err(Error::new(
+            ErrorCode::SizeLimitExceeded,
+            format!(
+                "File '{path}' is larger than 8 MiB, the most that is parsed for its structure; line windows still work ({}).",
+                request
+                    .wording
+                    .set(&[("start_line", &"N"), ("limit", &"M")])
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
+fn known(language: Option<Language>, path: &str, request: &Request) -> Result<Language, Error> {
+    language.ok_or_else(|| {
+        Error::invalid_param(format!(
+            "'{path}' is not in a language whose structure is known ({KNOWN_LANGUAGES}); {} reads any file's lines.",
+            request.wording.set(&[("start_line", &"N")])
+        ))
+    })
+}
+
+fn parse(
+    language: Language,
+    bytes: &[u8],
+    path: &str,
+    request: &Request,
+) -> Result<Vec<Symbol>, Error> {
+    structure::outline(language, bytes, PARSE_BUDGET).map_err(|why| {
+        Error::new(
+            ErrorCode::SizeLimitExceeded,
+            format!(
+                "The structure of '{path}' cannot be read: {why}; line windows still work ({}).",
+                request
+                    .wording
+                    .set(&[("start_line", &"N"), ("limit", &"M")])
+            ),
+        )
+    })
+}
+
+/// The one symbol `query` names, or the error that says what it could be.
+fn lookup<'a>(
+    symbols: &'a [Symbol],
+    language: Language,
+    query: &str,
+    path: &str,
+) -> Result<&'a Symbol, Error> {
+    let target = |s: &Symbol| format!("{path}#{}", s.qualified_name);
+    match structure::find(symbols, language, query) {
+        Lookup::Found(i) => Ok(&symbols[i]),
+        Lookup::NotFound { suggestions } => Err(Error::new(
+            ErrorCode::NotFound,
+            format!("No symbol '{query}' in '{path}'."),
+        )
+        .with_suggestions(suggestions.iter().map(|&i| target(&symbols[i])).collect())),
+        Lookup::Ambiguous(matches) => {
+            let suggestions = matches
+                .iter()
+                .map(|&i| {
+                    let s = &symbols[i];
+                    let unique = symbols
+                        .iter()
+                        .filter(|o| o.qualified_name == s.qualified_name)
+                        .count()
+                        == 1;
+                    match unique {
+                        true => target(s),
+                        false => format!("{path}:{}-{}", s.start_line, s.end_line),
+                    }
+                })
+                .collect();
+            Err(Error::invalid_param(format!(
+                "Symbol '{query}' is ambiguous in '{path}' ({} matches).",
+                matches.len()
+            ))
+            .with_suggestions(suggestions))
+        }
+    }
+}
+
+fn info(symbol: &Symbol) -> SymbolInfo {
+    SymbolInfo {
+        name: Some(symbol.name.clone()),
+        qualified_name: Some(symbol.qualified_name.clone()),
+        kind: symbol.kind,
+        start_line: symbol.start_line,
+        end_line: symbol.end_line,
+        depth: None,
+    }
+}
+
+/// The indentation block around `line` (SPEC §15), as a symbol of kind `block`.
+fn block(bytes: &[u8], line: u64) -> SymbolInfo {
+    let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    if bytes.ends_with(b"\n") {
+        lines.pop();
+    }
+    let lines: Vec<&[u8]> = lines
+        .into_iter()
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .collect();
+    let (first, last) = structure::indentation_block(&lines, line as usize);
+    SymbolInfo {
+        name: None,
+        qualified_name: None,
+        kind: "block",
+        start_line: first as u64,
+        end_line: last as u64,
+        depth: None,
+    }
+}
+
+fn count_lines(bytes: &[u8]) -> u64 {
+    let newlines = memchr::memchr_iter(b'\n', bytes).count() as u64;
+    newlines + u64::from(!bytes.is_empty() && !bytes.ends_with(b"\n"))
+}
+
+/// Reads the lines of `symbol` as `PATH:N-M` would, up to the limit and the budget.
+fn lines_of(
+    request: &Request,
+    facts: FileFacts,
+    bytes: Vec<u8>,
+    spec: &WindowSpec,
+    language: Option<Language>,
+    symbol: SymbolInfo,
+) -> Result<Success, Error> {
+    let lines = symbol.end_line - symbol.start_line + 1;
+    let spec = WindowSpec {
+        start: Start::Line(symbol.start_line),
+        limit: lines.min(spec.limit).min(MAX_LIMIT),
+        ..*spec
+    };
+    let input = TextInput::Stream(Cursor::new(bytes));
+    let mut success = read_text(request, facts, input, &spec, None)?;
+    if let Success::Text(read) = &mut success {
+        read.language = language.map(Language::name);
+        read.symbol = Some(symbol);
+    }
+    Ok(success)
+}
+
+/// A page of the file's outline: the symbols that start within `from..=to` (or within
+/// the symbol `within`), at most `--limit` of them and within the byte budget.
+#[allow(clippy::too_many_arguments)]
+fn outline(
+    request: &Request,
+    facts: FileFacts,
+    bytes: &[u8],
+    language: Language,
+    symbols: &[Symbol],
+    from: u64,
+    to: Option<u64>,
+    within: Option<String>,
+) -> Result<Success, Error> {
+    let path = facts.path.clone();
+    let (from, to, min_depth) = match &within {
+        Some(query) => {
+            let parent = lookup(symbols, language, query, &path)?;
+            (parent.start_line, parent.end_line, parent.depth + 1)
+        }
+        None => (from, to.unwrap_or(u64::MAX), 0),
+    };
+    let total_lines = count_lines(bytes);
+    if within.is_none() && from > total_lines.max(1) {
+        return Err(read::past_the_end(
+            &read::WindowError::StartLinePastEnd {
+                start_line: from,
+                total_lines,
+            },
+            &path,
+            "line",
+            "lines",
+        ));
+    }
+    let chosen: Vec<&Symbol> = symbols
+        .iter()
+        .filter(|s| s.start_line >= from && s.start_line <= to && s.depth >= min_depth)
+        .collect();
+    let limit = request.window.limit.unwrap_or(crate::params::DEFAULT_LIMIT) as usize;
+    let line_texts: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    let text_of = |line: u64| -> String {
+        let raw = line_texts
+            .get(line as usize - 1)
+            .copied()
+            .unwrap_or_default();
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        cut(
+            &String::from_utf8_lossy(raw),
+            request.settings.max_line_chars,
+        )
+    };
+    let page: Vec<&Symbol> = chosen.iter().take(limit).copied().collect();
+    let width = page
+        .iter()
+        .map(|s| format!("{}-{}", s.start_line, s.end_line).len())
+        .max()
+        .unwrap_or(0);
+    let mut content = Vec::new();
+    let mut shown = Vec::new();
+    let mut truncated_by = None;
+    for symbol in &page {
+        let range = format!("{}-{}", symbol.start_line, symbol.end_line);
+        let line = format!("{range:>width$} | {}\n", text_of(symbol.def_line));
+        if !shown.is_empty() && (content.len() + line.len()) as u64 > request.settings.max_bytes {
+            truncated_by = Some(TruncatedBy::Bytes);
+            break;
+        }
+        content.extend_from_slice(line.as_bytes());
+        shown.push(SymbolInfo {
+            depth: Some(symbol.depth),
+            ..info(symbol)
+        });
+    }
+    let next = chosen.get(shown.len()).map(|s| s.start_line);
+    if next.is_some() && truncated_by.is_none() {
+        truncated_by = Some(TruncatedBy::Limit);
+    }
+    Ok(Success::Outline(OutlineRead {
+        facts,
+        language: language.name(),
+        content,
+        symbols: shown,
+        total_symbols: symbols.len() as u64,
+        next_start_line: next,
+        truncated_by,
+        start_line: from,
+    }))
+}
+
+/// A definition's line, cut as `--max-line-chars` cuts lines.
+fn cut(text: &str, max_chars: u64) -> String {
+    let chars = text.chars().count() as u64;
+    if chars <= max_chars {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max_chars as usize).collect();
+    format!("{kept} … [+{} chars]", chars - max_chars)
+}

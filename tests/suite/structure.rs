@@ -1,0 +1,155 @@
+//! SPEC §15: `--outline`, `PATH#SYMBOL` and `--enclosing` on a file of each kind.
+
+use crate::common;
+
+use common::{Workspace, code, json_lines, stderr, stdout};
+
+const RUST: &str = "use std::fmt;
+
+/// A window.
+pub struct Window {
+    lines: Vec<String>,
+}
+
+impl Window {
+    /// Makes one.
+    pub fn new() -> Self {
+        Window { lines: Vec::new() }
+    }
+
+    pub fn render(&self) -> String {
+        self.lines.join(\"\\n\")
+    }
+}
+
+impl fmt::Display for Window {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, \"{}\", self.render())
+    }
+}
+";
+
+fn workspace() -> Workspace {
+    let ws = Workspace::new();
+    ws.file("lib.rs", RUST);
+    ws.file(
+        "notes.md",
+        "# Guide\n\nintro\n\n## Line references\n\ntext\n\n```\n# not a heading\n```\n\n## Other\n\nend\n",
+    );
+    ws.file("plain.txt", "a\nb\n");
+    ws
+}
+
+#[test]
+fn outline_lists_symbols_with_their_ranges_and_definition_lines() {
+    let ws = workspace();
+    let out = ws.run(&["lib.rs", "--outline"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "  3-6 | pub struct Window {\n 8-17 | impl Window {\n 9-12 |     pub fn new() -> Self {\n14-16 |     pub fn render(&self) -> String {\n19-23 | impl fmt::Display for Window {\n20-22 |     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n"
+    );
+    let v = &json_lines(&ws.run(&["lib.rs", "--outline", "-f", "json"]))[0];
+    assert_eq!(v["data"]["type"], "outline");
+    assert_eq!(v["data"]["language"], "rust");
+    assert_eq!(v["data"]["total_symbols"], 6);
+    let fmt = &v["data"]["symbols"][5];
+    assert_eq!(fmt["qualified_name"], "Window::fmt");
+    assert_eq!(fmt["kind"], "method");
+    assert_eq!(fmt["depth"], 1);
+    assert_eq!(
+        v["data"]["symbols"][4]["name"],
+        "impl fmt::Display for Window"
+    );
+    // Paged by --limit, counting symbols, with where to go on.
+    let v = &json_lines(&ws.run(&["lib.rs", "--outline", "-n", "2", "-f", "json"]))[0];
+    assert_eq!(v["data"]["symbols"].as_array().unwrap().len(), 2);
+    assert_eq!(v["data"]["next_start_line"], 9);
+    assert_eq!(v["status"], "partial");
+}
+
+#[test]
+fn a_symbol_is_read_with_its_comments_by_any_last_part_of_its_name() {
+    let ws = workspace();
+    let expected = "   9 |     /// Makes one.\n  10 |     pub fn new() -> Self {\n  11 |         Window { lines: Vec::new() }\n  12 |     }\n";
+    for target in ["lib.rs#new", "lib.rs#Window::new", "lib.rs#Window.new"] {
+        let out = ws.run(&[target, "--no-hint"]);
+        assert_eq!(stdout(&out), expected, "{target}");
+    }
+    let v = &json_lines(&ws.run(&["--call", r#"{"path":"lib.rs","symbol":"render"}"#]))[0];
+    assert_eq!(v["data"]["symbol"]["qualified_name"], "Window::render");
+    assert_eq!(v["data"]["start_line"], 14);
+    let out = ws.run(&["lib.rs#rendr"]);
+    assert_eq!(code(&out), 3);
+    assert!(stderr(&out).contains("No symbol 'rendr' in 'lib.rs'."));
+    assert!(stderr(&out).contains("  lib.rs#Window::render\n"));
+    let out = ws.run(&["lib.rs#new", "-s", "2"]);
+    assert_eq!(code(&out), 2);
+}
+
+#[test]
+fn markdown_sections_match_by_heading_or_anchor() {
+    let ws = workspace();
+    let out = ws.run(&["notes.md#line-references", "--no-hint"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("   5 | ## Line references\n"));
+    assert!(!stdout(&out).contains("Other"));
+    let v = &json_lines(&ws.run(&["notes.md", "--outline", "-f", "json"]))[0];
+    let names: Vec<&str> = v["data"]["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["qualified_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Guide", "Guide > Line references", "Guide > Other"]);
+}
+
+#[test]
+fn enclosing_reads_the_innermost_symbol_or_the_indented_block() {
+    let ws = workspace();
+    let v = &json_lines(&ws.run(&["lib.rs:15", "--enclosing", "-f", "json"]))[0];
+    assert_eq!(v["data"]["symbol"]["qualified_name"], "Window::render");
+    assert_eq!(
+        (
+            v["data"]["start_line"].as_u64(),
+            v["data"]["end_line"].as_u64()
+        ),
+        (Some(14), Some(16))
+    );
+    // `fi` does not close the block (only `}`, `]`, `)` and `end` do).
+    ws.file("run.sh", "start\nif x; then\n  a\n  b\nfi\nend\n");
+    let v = &json_lines(&ws.run(&["run.sh", "-s", "3", "--enclosing", "-f", "json"]))[0];
+    assert_eq!(v["data"]["symbol"]["kind"], "block");
+    assert_eq!(v["data"]["symbol"]["name"], serde_json::Value::Null);
+    assert_eq!(
+        (
+            v["data"]["start_line"].as_u64(),
+            v["data"]["end_line"].as_u64()
+        ),
+        (Some(2), Some(4))
+    );
+    let out = ws.run(&["lib.rs", "--enclosing"]);
+    assert_eq!(code(&out), 2);
+}
+
+#[test]
+fn unknown_languages_and_truncated_code_windows() {
+    let ws = workspace();
+    let out = ws.run(&["plain.txt", "--outline"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("Rust, Python"), "{}", stderr(&out));
+    let out = ws.run(&["lib.rs", "-n", "2"]);
+    assert!(
+        stdout(&out)
+            .ends_with("Use --start-line 3 to continue. Use --outline to list its symbols.]\n"),
+        "{}",
+        stdout(&out)
+    );
+    let out = ws.run(&["--call", r#"{"path":"lib.rs","limit":2}"#]);
+    assert!(
+        json_lines(&out)[0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Use outline=true to list its symbols.")
+    );
+}
