@@ -251,8 +251,12 @@ pub fn read_text<R: Read>(
     if is_stream {
         facts.size_bytes = read.bytes_read;
     }
-    // By name only: the hint that offers an outline costs no parse.
-    let language = structure::Language::detect(file_name, b"").map(|l| l.name());
+    // By name only: the hint that offers an outline costs no parse. A window a line
+    // reference already scoped (`PATH:N`, `-C`) offers none.
+    let language = match asked_line {
+        Some(_) => None,
+        None => structure::Language::detect(file_name, b"").map(|l| l.name()),
+    };
     if request.if_changed.is_some() && request.if_changed == facts.content_hash {
         return Ok(Success::Unchanged(Unchanged { facts }));
     }

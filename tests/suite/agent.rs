@@ -82,7 +82,7 @@ fn call_rejects_unknown_keys_naming_the_accepted_ones() {
     assert_eq!(v["error"]["code"], "INVALID_PARAM");
     assert_eq!(
         v["error"]["message"],
-        "Unknown parameter 'lines'. Accepted: path (file_path, filePath), start_line (offset), limit (max_lines), tail, start_char, context, hash, if_changed, end_line, view_range."
+        "Unknown parameter 'lines'. Accepted: path (file_path, filePath), start_line (offset), limit (max_lines), tail, start_char, context, hash, if_changed, end_line, view_range, symbol, outline, enclosing, raw, encoding."
     );
     // Every parameter the message names is accepted (end_line and view_range too,
     // though the schema leaves them out).
@@ -216,7 +216,12 @@ fn check_parameters(p: &Value) {
             "tail",
             "start_char",
             "hash",
-            "if_changed"
+            "if_changed",
+            "symbol",
+            "outline",
+            "enclosing",
+            "raw",
+            "encoding"
         ]
     );
     assert_eq!(props["path"]["type"], "string");

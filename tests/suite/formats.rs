@@ -57,7 +57,7 @@ fn json_envelope_has_every_field_with_its_meaning() {
 
     assert_eq!(
         text_field(&v),
-        "Read 500 lines from 'src/utils.py' (Lines 1-500).\n(Took Nms)\n[Truncated: showing lines 1-500 of 1523. Use start_line=501 to continue.]"
+        "Read 500 lines from 'src/utils.py' (Lines 1-500).\n(Took Nms)\n[Truncated: showing lines 1-500 of 1523. Use start_line=501 to continue. Use outline=true to list its symbols.]"
     );
 
     let stats = &v["stats"];
@@ -342,7 +342,9 @@ fn xml_matches_the_spec_example_shape() {
     assert_eq!(child("content").text(), Some("\n   1 | use std::io;\n"));
     assert_eq!(
         child("hint").text(),
-        Some("[Truncated: showing lines 1-1 of 120. Use --start-line 2 to continue.]")
+        Some(
+            "[Truncated: showing lines 1-1 of 120. Use --start-line 2 to continue. Use --outline to list its symbols.]"
+        )
     );
     let stats = child("stats");
     for (name, value) in [

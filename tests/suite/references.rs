@@ -45,7 +45,8 @@ fn path_colon_n_starts_the_window_at_line_n() {
 fn the_column_of_path_n_c_is_ignored() {
     let ws = workspace();
     let a = ws.run(&["src/main.rs:7:15", "-n", "2"]);
-    let b = ws.run(&["src/main.rs", "-s", "7", "-n", "2"]);
+    let b = ws.run(&["src/main.rs:7", "-n", "2"]);
+    assert!(stdout(&a).starts_with("   7 | line 7\n   8 | line 8\n"));
     assert_eq!(code(&a), 0);
     assert_eq!(stdout(&a), stdout(&b));
 }
