@@ -405,8 +405,9 @@ impl Root {
         let stat = rustix::fs::fstat(&fd).map_err(|e| self.fs_error(e, display))?;
         match FileType::from_raw_mode(stat.st_mode) {
             FileType::RegularFile => {
-                // Regular files ignore O_NONBLOCK for reads, but clear it all the same.
-                let _ = rustix::fs::fcntl_setfl(&fd, OFlags::empty());
+                // O_NONBLOCK stays: files on disk ignore it, and a file that only stat
+                // calls regular (`/proc/kmsg`, a tracing pipe) then answers EAGAIN instead
+                // of blocking the call; the reader turns that into NOT_FILE.
                 Ok(Some(Opened::File {
                     file: File::from(fd),
                     stat,
