@@ -144,3 +144,95 @@ fn proc_files_of_size_zero_are_read_to_their_end() {
         stderr(&out)
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// 10: a rename race in the sandbox's walk
+
+/// Swaps `a` and `b` with `renameat2(RENAME_EXCHANGE)` on another thread while `read`
+/// runs; returns what `read` returned and how many swaps there were.
+fn while_exchanging<T>(a: &Path, b: &Path, read: impl FnOnce() -> T) -> (T, u64) {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = Arc::new(AtomicBool::new(false));
+    let swapper = {
+        let (a, b, stop) = (a.to_path_buf(), b.to_path_buf(), stop.clone());
+        std::thread::spawn(move || {
+            let mut swaps = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                rustix::fs::renameat_with(
+                    rustix::fs::CWD,
+                    &a,
+                    rustix::fs::CWD,
+                    &b,
+                    rustix::fs::RenameFlags::EXCHANGE,
+                )
+                .unwrap();
+                swaps += 1;
+            }
+            swaps
+        })
+    };
+    let result = read();
+    stop.store(true, Ordering::Relaxed);
+    (result, swapper.join().unwrap())
+}
+
+/// A link and a file swapped under the reader: the link's readlink can find a file
+/// (EINVAL). The walk looks again, and every answer is one of the two files.
+#[test]
+fn a_link_swapped_for_a_file_while_it_is_read_never_fails_with_invalid_argument() {
+    let ws = Workspace::new();
+    ws.file("target.txt", "through the link\n");
+    std::os::unix::fs::symlink("target.txt", ws.path().join("link")).unwrap();
+    ws.file("plain", "a plain file\n");
+    ws.mkdir("dir");
+    ws.file("dir/inner.txt", "inside\n");
+    let targets: Vec<&str> = ["link", "plain"].repeat(150);
+    let mut args = targets.clone();
+    args.extend(["-f", "json"]);
+    let (out, swaps) = while_exchanging(&ws.path().join("link"), &ws.path().join("plain"), || {
+        run_str_within(&ws, &args, Duration::from_secs(30))
+    });
+    assert!(swaps > 0);
+    let answers = json_lines(&out);
+    assert_eq!(answers.len(), targets.len());
+    let mut changed = 0;
+    for v in &answers {
+        match v["status"].as_str() {
+            Some("success") => {
+                let content = v["data"]["content"].as_str().unwrap();
+                assert!(
+                    content == "   1 | through the link\n" || content == "   1 | a plain file\n",
+                    "{v}"
+                );
+            }
+            _ => {
+                let message = v["error"]["message"].as_str().unwrap();
+                assert!(!message.contains("Invalid argument"), "{v}");
+                assert!(
+                    message.ends_with("changed while it was being opened; try again."),
+                    "{v}"
+                );
+                changed += 1;
+            }
+        }
+    }
+    assert!(
+        changed * 20 < answers.len(),
+        "{changed} of {} changed",
+        answers.len()
+    );
+
+    // A directory on the way swapped with a link to it.
+    std::os::unix::fs::symlink("dir", ws.path().join("dirlink")).unwrap();
+    let targets: Vec<&str> = ["dirlink/inner.txt", "dir/inner.txt"].repeat(100);
+    let mut args = targets.clone();
+    args.extend(["-f", "json"]);
+    let (out, _) = while_exchanging(&ws.path().join("dir"), &ws.path().join("dirlink"), || {
+        run_str_within(&ws, &args, Duration::from_secs(30))
+    });
+    for v in json_lines(&out) {
+        let message = v["error"]["message"].as_str().unwrap_or_default();
+        assert!(!message.contains("Invalid argument"), "{v}");
+    }
+}
