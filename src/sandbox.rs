@@ -23,6 +23,9 @@ const MAX_LINK_HOPS: usize = 40;
 /// Times one walk looks again at a component that changed under it (a link swapped for
 /// a file between its stat and its readlink) before the walk starts over.
 const MAX_CHANGES: usize = 40;
+/// The longest PATH accepted (Linux's PATH_MAX): a longer one is INVALID_PARAM before any
+/// lookup, so that no later stage (suggestions, references) works on a hostile length.
+pub const MAX_PATH_BYTES: usize = 4096;
 
 #[cfg(target_os = "linux")]
 const DIR_HANDLE: OFlags = OFlags::PATH;
@@ -188,6 +191,9 @@ impl Root {
     /// path with `..` (which the sandbox checks when it reads).
     pub fn regular_size(&self, input: &OsStr) -> Option<u64> {
         let bytes = input.as_bytes();
+        if bytes.len() > MAX_PATH_BYTES {
+            return None;
+        }
         let mut rest = match bytes.starts_with(b"/") {
             true => self.strip_root(bytes)?,
             false => bytes.to_vec(),
@@ -221,6 +227,12 @@ impl Root {
         let bytes = input.as_bytes();
         if bytes.is_empty() {
             return Err(Error::invalid_param("The path is empty."));
+        }
+        if bytes.len() > MAX_PATH_BYTES {
+            return Err(Error::invalid_param(format!(
+                "The path is {} bytes long; at most {MAX_PATH_BYTES} bytes are accepted.",
+                bytes.len()
+            )));
         }
         if bytes.contains(&0) {
             return Err(Error::invalid_param("The path contains a NUL byte."));

@@ -5,12 +5,14 @@
 
 mod common;
 
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use common::{Workspace, code, json_lines, stderr, stdout};
+use serde_json::{Value, json};
 
 /// Wall-clock guard for the tests of slow paths: far above what they take.
 const HANG_GUARD: Duration = Duration::from_secs(5);
@@ -64,6 +66,102 @@ fn run_within(ws: &Workspace, args: &[&std::ffi::OsStr], limit: Duration) -> std
 fn run_str_within(ws: &Workspace, args: &[&str], limit: Duration) -> std::process::Output {
     let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
     run_within(ws, &args, limit)
+}
+
+// ---------------------------------------------------------------------------------------
+// The MCP server, driven with JSON-RPC lines written by hand
+
+/// The server as a child, its answers read on another thread (so a test can wait with a
+/// deadline), for JSON-RPC written by hand.
+struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Server {
+    /// Starts `agentread --mcp` in `dir` and initialises it, declaring `capabilities`.
+    fn start(dir: &Path, args: &[&str], capabilities: Value) -> Server {
+        let mut server = Server::spawn(dir, args);
+        server.send(
+            &json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+                "protocolVersion":"2025-06-18","capabilities":capabilities,
+                "clientInfo":{"name":"regression","version":"1"}}})
+            .to_string(),
+        );
+        let init = server.receive();
+        assert_eq!(init["result"]["serverInfo"]["name"], "agentread", "{init}");
+        server.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        server
+    }
+
+    fn spawn(dir: &Path, args: &[&str]) -> Server {
+        let mut child = Command::new(bin())
+            .arg("--mcp")
+            .args(args)
+            .current_dir(dir)
+            .env_remove("AGENTREAD_ROOT")
+            .env_remove("AGENTREAD_DENY")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Server {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn receive_within(&mut self, limit: Duration) -> Value {
+        let line = self
+            .lines
+            .recv_timeout(limit)
+            .unwrap_or_else(|e| panic!("no answer within {limit:?}: {e}"));
+        let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"));
+        assert_eq!(v["jsonrpc"], "2.0", "{line}");
+        v
+    }
+
+    fn receive(&mut self) -> Value {
+        self.receive_within(HANG_GUARD)
+    }
+
+    fn read_call(&mut self, id: u64, arguments: Value) {
+        self.send(
+            &json!({"jsonrpc":"2.0","id":id,"method":"tools/call",
+                "params":{"name":"read","arguments":arguments}})
+            .to_string(),
+        );
+    }
+
+    /// Closes stdin; the server must exit 0 with nothing more on stdout.
+    fn finish(mut self) {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        assert_eq!(status.code(), Some(0));
+        let rest: Vec<String> = self.lines.iter().collect();
+        assert!(rest.is_empty(), "stdout after the last answer: {rest:?}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -143,6 +241,91 @@ fn proc_files_of_size_zero_are_read_to_their_end() {
         "{}",
         stderr(&out)
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// 5: hostile lengths and "did you mean"
+
+#[test]
+fn a_path_over_4096_bytes_is_invalid_param_before_any_lookup() {
+    let ws = Workspace::new();
+    ws.file("a.txt", "a\n");
+    let long = "x/".repeat(2500);
+    let out = run_str_within(&ws, &[&long], HANG_GUARD);
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        "agentread: INVALID_PARAM: The path is 5000 bytes long; at most 4096 bytes are accepted.\n"
+    );
+    // 4096 bytes are still a path (here one that does not exist).
+    let most = format!("{}a.txt", "./".repeat(2045));
+    assert_eq!(most.len(), 4095);
+    let out = run_str_within(&ws, &[&most], HANG_GUARD);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+/// A 4,000-byte missing name among 20,000 long names: the name is compared with none of
+/// them, and a near miss among them is still found.
+#[test]
+fn did_you_mean_among_twenty_thousand_long_names_is_quick() {
+    let ws = Workspace::new();
+    let dir = ws.mkdir("many");
+    let stem = "n".repeat(200);
+    for i in 0..20_000 {
+        std::fs::File::create(dir.join(format!("{stem}{i:05}"))).unwrap();
+    }
+    let missing = format!("many/{}", "q".repeat(4000));
+    let out = run_str_within(&ws, &[&missing, "-f", "json"], HANG_GUARD);
+    assert_eq!(code(&out), 3);
+    let v = &json_lines(&out)[0];
+    assert_eq!(v["error"]["suggestions"], json!([]));
+
+    // One edit from an existing name: offered.
+    let near = format!("many/{stem}1234");
+    let out = run_str_within(&ws, &[&near, "-f", "json"], HANG_GUARD);
+    assert_eq!(code(&out), 3);
+    let v = &json_lines(&out)[0];
+    let suggestions = v["error"]["suggestions"].as_array().unwrap();
+    assert!(
+        suggestions.contains(&json!(format!("many/{stem}12345")))
+            || suggestions.contains(&json!(format!("many/{stem}01234"))),
+        "{suggestions:?}"
+    );
+}
+
+/// A missing file at the bottom of 2,000 nested directories: the search does not walk
+/// the path again from the root at every step.
+#[test]
+fn did_you_mean_for_a_path_two_thousand_directories_deep_is_quick() {
+    let ws = Workspace::new();
+    let deep = "d/".repeat(2000);
+    std::fs::create_dir_all(ws.path().join(&deep)).unwrap();
+    std::fs::write(ws.path().join(&deep).join("file.txt"), "x\n").unwrap();
+    let missing = format!("{deep}fiel.txt");
+    let out = run_str_within(&ws, &[&missing], HANG_GUARD);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    assert!(stderr(&out).starts_with("agentread: NOT_FOUND: File '"));
+    let out = run_str_within(&ws, &[&format!("{deep}file.txt")], HANG_GUARD);
+    assert_eq!(stdout(&out), "   1 | x\n");
+}
+
+#[test]
+fn a_4_mib_path_through_mcp_is_invalid_param_at_once() {
+    let ws = Workspace::new();
+    ws.file("a.txt", "a\n");
+    let mut server = Server::start(ws.path(), &[], json!({}));
+    let started = Instant::now();
+    server.read_call(1, json!({"path": "p".repeat(4 << 20)}));
+    let v = server.receive();
+    assert_eq!(v["id"], 1);
+    let error = &v["result"]["structuredContent"]["error"];
+    assert_eq!(error["code"], "INVALID_PARAM", "{error}");
+    assert_eq!(
+        error["message"],
+        "The path is 4194304 bytes long; at most 4096 bytes are accepted."
+    );
+    assert!(started.elapsed() < HANG_GUARD);
+    server.finish();
 }
 
 // ---------------------------------------------------------------------------------------
