@@ -329,6 +329,73 @@ fn a_4_mib_path_through_mcp_is_invalid_param_at_once() {
 }
 
 // ---------------------------------------------------------------------------------------
+// 7: no line is held whole
+
+/// Peak resident memory of a finished child, in KiB (Linux reports `ru_maxrss` in KiB).
+fn wait_peak_rss_kib(child: &Child) -> u64 {
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value; wait4 fills it for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    // SAFETY: waits for our own child, with valid pointers to locals.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid);
+    usage.ru_maxrss as u64
+}
+
+#[test]
+fn a_line_longer_than_the_byte_budget_is_cut_at_it_and_never_held_whole() {
+    let ws = Workspace::new();
+    let path = ws.path().join("one-line.txt");
+    let mut file = std::fs::File::create(&path).unwrap();
+    let chunk = "é".repeat(1 << 19); // 1 MiB of two-byte characters
+    for _ in 0..64 {
+        file.write_all(chunk.as_bytes()).unwrap();
+    }
+    file.write_all(b"\nsecond\n").unwrap();
+    drop(file);
+    let chars = 64u64 << 19;
+    for max_line_chars in ["1000000", "999999999999"] {
+        // Waited for with wait4, for its peak resident memory.
+        #[allow(clippy::zombie_processes)]
+        let mut child = Command::new(bin())
+            .args([
+                "one-line.txt",
+                "-f",
+                "json",
+                "--max-line-chars",
+                max_line_chars,
+            ])
+            .current_dir(ws.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = String::new();
+        child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut out)
+            .unwrap();
+        let peak = wait_peak_rss_kib(&child);
+        let v: Value = serde_json::from_str(out.trim()).unwrap();
+        // The default budget, 51200 bytes, minus the number: 25596 two-byte characters.
+        let content = v["data"]["content"].as_str().unwrap();
+        assert!(content.len() <= 51200 + 64, "{} bytes", content.len());
+        assert_eq!(v["data"]["end_line"], 1);
+        assert_eq!(v["data"]["next_start_char"], 25597);
+        assert_eq!(v["data"]["truncated_by"], "bytes");
+        assert!(content.ends_with(&format!(" … [+{} chars]\n", chars - 25596)));
+        assert_eq!(v["stats"]["total_lines"], 2);
+        assert!(
+            peak < 48 * 1024,
+            "peak RSS {peak} KiB reading a 64 MiB line with --max-line-chars {max_line_chars}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // 10: a rename race in the sandbox's walk
 
 /// Swaps `a` and `b` with `renameat2(RENAME_EXCHANGE)` on another thread while `read`
