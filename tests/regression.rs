@@ -396,6 +396,105 @@ fn a_line_longer_than_the_byte_budget_is_cut_at_it_and_never_held_whole() {
 }
 
 // ---------------------------------------------------------------------------------------
+// 8: C1 and bidirectional controls
+
+const TROJAN: &str = "evil\u{202e}txt.rs";
+
+#[test]
+fn bidi_and_c1_controls_in_names_are_named_in_text_mode() {
+    let ws = Workspace::new();
+    ws.file(TROJAN, "x\n");
+    ws.file("c1\u{9b}31m.txt", "y\n");
+    let out = run_str_within(&ws, &["."], HANG_GUARD);
+    assert_eq!(
+        stdout(&out),
+        "   1 | c1<U+009B>31m.txt\n   2 | evil<U+202E>txt.rs\n"
+    );
+    let out = run_str_within(&ws, &[TROJAN, "c1\u{9b}31m.txt"], HANG_GUARD);
+    assert_eq!(
+        stdout(&out),
+        "==> evil<U+202E>txt.rs <==\n   1 | x\n\n==> c1<U+009B>31m.txt <==\n   1 | y\n"
+    );
+    let out = run_str_within(&ws, &["evil\u{202e}txt.r"], HANG_GUARD);
+    assert_eq!(
+        stderr(&out),
+        "agentread: NOT_FOUND: File 'evil<U+202E>txt.r' does not exist.\nDid you mean one of these?\n  evil<U+202E>txt.rs\n"
+    );
+}
+
+#[test]
+fn json_escapes_bidi_and_c1_controls_in_names_and_content() {
+    let ws = Workspace::new();
+    ws.file(TROJAN, "if (admin\u{202e} \u{2066}) {\u{85}\n");
+    let out = run_str_within(&ws, &[TROJAN, "-f", "json"], HANG_GUARD);
+    let raw = stdout(&out);
+    for c in ['\u{202e}', '\u{2066}', '\u{85}'] {
+        assert!(!raw.contains(c), "raw {c:?} in {raw}");
+    }
+    assert!(raw.contains(r"evil\u202etxt.rs"), "{raw}");
+    assert!(raw.contains(r"admin\u202e \u2066) {\u0085"), "{raw}");
+    let v = &json_lines(&out)[0];
+    assert_eq!(v["data"]["path"], TROJAN);
+    assert_eq!(
+        v["data"]["content"],
+        "   1 | if (admin\u{202e} \u{2066}) {\u{85}\n"
+    );
+    // Off a terminal, text mode keeps the content byte for byte.
+    let out = run_str_within(&ws, &[TROJAN], HANG_GUARD);
+    assert_eq!(stdout(&out), "   1 | if (admin\u{202e} \u{2066}) {\u{85}\n");
+}
+
+#[test]
+fn xml_writes_c1_and_bidi_controls_as_character_references() {
+    let ws = Workspace::new();
+    ws.file(TROJAN, "a\u{9b}b\u{202e}c\n");
+    let out = run_str_within(&ws, &[TROJAN, "-f", "xml"], HANG_GUARD);
+    let xml = stdout(&out);
+    assert!(
+        !xml.contains('\u{9b}') && !xml.contains('\u{202e}'),
+        "{xml}"
+    );
+    assert!(xml.contains("a&#x9B;b&#x202E;c"), "{xml}");
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let content = doc
+        .descendants()
+        .find(|n| n.has_tag_name("content"))
+        .and_then(|n| n.text())
+        .unwrap();
+    assert_eq!(content, "\n   1 | a\u{9b}b\u{202e}c\n");
+    let path = doc.descendants().find(|n| n.has_tag_name("path")).unwrap();
+    assert_eq!(path.text(), Some(TROJAN));
+}
+
+/// The server's answers in JSON escape the bidirectional controls too.
+#[test]
+fn mcp_answers_escape_bidi_and_c1_controls() {
+    let ws = Workspace::new();
+    ws.file(TROJAN, "x\u{202e}y\u{9b}\n");
+    let mut server = Server::spawn(ws.path(), &[]);
+    server.send(
+        &json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+            "protocolVersion":"2025-06-18","capabilities":{},
+            "clientInfo":{"name":"regression","version":"1"}}})
+        .to_string(),
+    );
+    let _ = server.lines.recv_timeout(HANG_GUARD).unwrap();
+    server.read_call(1, json!({"path": TROJAN}));
+    let line = server.lines.recv_timeout(HANG_GUARD).unwrap();
+    assert!(
+        !line.contains('\u{202e}') && !line.contains('\u{9b}'),
+        "{line}"
+    );
+    let v: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(
+        v["result"]["content"][0]["text"],
+        "   1 | x\u{202e}y\u{9b}\n"
+    );
+    assert_eq!(v["result"]["structuredContent"]["data"]["path"], TROJAN);
+    server.finish();
+}
+
+// ---------------------------------------------------------------------------------------
 // 10: a rename race in the sandbox's walk
 
 /// Swaps `a` and `b` with `renameat2(RENAME_EXCHANGE)` on another thread while `read`

@@ -178,6 +178,10 @@ fn frame(item: &TxJsonRpcMessage<RoleServer>) -> io::Result<Vec<u8>> {
         None => sonic_rs::to_writer(&mut line, item),
     }
     .map_err(io::Error::other)?;
+    // The C1 and bidirectional controls, which JSON allows raw, are written `\u202e`.
+    if let std::borrow::Cow::Owned(escaped) = crate::names::escape_json_controls(&line) {
+        line = escaped;
+    }
     line.push(b'\n');
     Ok(line)
 }
