@@ -6,6 +6,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
@@ -326,6 +327,40 @@ fn a_4_mib_path_through_mcp_is_invalid_param_at_once() {
     );
     assert!(started.elapsed() < HANG_GUARD);
     server.finish();
+}
+
+// ---------------------------------------------------------------------------------------
+// 6: a page of a listing
+
+#[test]
+fn a_listing_page_is_numbered_from_its_start_and_counts_every_entry() {
+    let ws = Workspace::new();
+    for i in 0..50 {
+        ws.file(&format!("f{i:02}.txt"), "x");
+    }
+    std::fs::write(
+        ws.path().join(std::ffi::OsStr::from_bytes(b"bad\xff.txt")),
+        "x",
+    )
+    .unwrap();
+    let v = &json_lines(&run_str_within(
+        &ws,
+        &[".", "-s", "48", "-n", "3", "-f", "json"],
+        HANG_GUARD,
+    ))[0];
+    assert_eq!(
+        v["data"]["entries"],
+        json!(["f46.txt", "f47.txt", "f48.txt"])
+    );
+    assert_eq!(v["stats"]["total_lines"], 51);
+    assert_eq!(v["data"]["start_line"], 48);
+    assert_eq!(v["data"]["next_start_line"], 51);
+    let v = &json_lines(&run_str_within(
+        &ws,
+        &[".", "-n", "1", "-f", "json"],
+        HANG_GUARD,
+    ))[0];
+    assert_eq!(v["data"]["entries"], json!(["bad\\xFF.txt"]));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -186,6 +186,30 @@ pub fn entries(names: &[String], spec: &WindowSpec) -> Result<Window, WindowErro
     window::read_window(window::Input::Stream(&text[..]), spec)
 }
 
+/// Pages one page of a directory's listing like the lines of a file: `page` holds the
+/// entries from the `first`-th (0-based) on, of `total` in all. The entries outside the
+/// page are never held: they stand as blank lines, which the window skips and counts as
+/// it skips and counts a file's lines, so that numbering, the limit, the byte budget
+/// and the errors past the end are those of [`entries`].
+pub fn entries_page(
+    page: &[String],
+    first: u64,
+    total: u64,
+    spec: &WindowSpec,
+) -> Result<Window, WindowError> {
+    let mut text = Vec::new();
+    for name in page {
+        text.extend_from_slice(crate::names::visible(name, false).as_bytes());
+        text.push(b'\n');
+    }
+    let after = total.saturating_sub(first + page.len() as u64);
+    let input = std::io::repeat(b'\n')
+        .take(first)
+        .chain(&text[..])
+        .chain(std::io::repeat(b'\n').take(after));
+    window::read_window(window::Input::Stream(input), spec)
+}
+
 /// The words for a window that starts past its input: `one`/`many` name its units.
 pub fn past_the_end(err: &WindowError, path: &str, one: &str, many: &str) -> Error {
     let message = match err {
