@@ -530,6 +530,119 @@ fn mcp_answers_escape_bidi_and_c1_controls() {
 }
 
 // ---------------------------------------------------------------------------------------
+// 9: JSON-RPC answers
+
+/// The error code of an answer (null for a result).
+fn error_code(v: &Value) -> Value {
+    v["error"]["code"].clone()
+}
+
+/// Every request gets one answer with JSON-RPC's code for what is wrong with it.
+#[test]
+fn every_malformed_request_gets_the_right_json_rpc_error() {
+    let ws = Workspace::new();
+    ws.file("a.txt", "a\n");
+    let mut server = Server::start(ws.path(), &[], json!({}));
+    let cases: &[(&str, Value, i64)] = &[
+        ("this is not JSON", Value::Null, -32700),
+        (r#"{"jsonrpc":"2.0","id":1,"#, Value::Null, -32700),
+        ("[1,2]", Value::Null, -32600),
+        ("42", Value::Null, -32600),
+        (
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":[1,2]}"#,
+            json!(2),
+            -32602,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":5}}"#,
+            json!(3),
+            -32602,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"read","arguments":[1]}}"#,
+            json!(4),
+            -32602,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":"x"}"#,
+            json!(5),
+            -32602,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":6,"method":"tools/call"}"#,
+            json!(6),
+            -32602,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":7,"method":"no/such/method"}"#,
+            json!(7),
+            -32601,
+        ),
+        (r#"{"jsonrpc":"2.0","id":8,"method":5}"#, json!(8), -32600),
+        (r#"{"jsonrpc":"2.0","id":9}"#, json!(9), -32600),
+        (r#"{"id":10,"method":"ping"}"#, json!(10), -32600),
+        (
+            r#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#,
+            Value::Null,
+            -32600,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            Value::Null,
+            -32600,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"s-11","method":"prompts/get","params":[]}"#,
+            json!("s-11"),
+            -32602,
+        ),
+    ];
+    for (line, id, code) in cases {
+        server.send(line);
+        let v = server.receive();
+        assert_eq!(
+            (&v["id"], error_code(&v)),
+            (id, json!(code)),
+            "{line} -> {v}"
+        );
+        assert!(v.get("result").is_none());
+    }
+    // Well-formed requests are still served, with params or without.
+    for (id, line) in [
+        (20, r#"{"jsonrpc":"2.0","id":20,"method":"ping"}"#),
+        (
+            21,
+            r#"{"jsonrpc":"2.0","id":21,"method":"ping","params":{}}"#,
+        ),
+        (
+            22,
+            r#"{"jsonrpc":"2.0","id":22,"method":"ping","params":{"_meta":{}}}"#,
+        ),
+        (23, r#"{"jsonrpc":"2.0","id":23,"method":"tools/list"}"#),
+        (
+            24,
+            r#"{"jsonrpc":"2.0","id":24,"method":"tools/list","params":{}}"#,
+        ),
+    ] {
+        server.send(line);
+        let v = server.receive();
+        assert_eq!(v["id"], id, "{v}");
+        assert!(v.get("result").is_some(), "{line} -> {v}");
+    }
+    // Notifications and responses, well-formed or not, are never answered.
+    server.send(r#"{"jsonrpc":"2.0","method":"notifications/whatever","params":[1]}"#);
+    server
+        .send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":999}}"#);
+    server.send(r#"{"jsonrpc":"2.0","id":77,"result":{}}"#);
+    server.send("");
+    server.read_call(30, json!({"path": "a.txt"}));
+    let v = server.receive();
+    assert_eq!(v["id"], 30);
+    assert_eq!(v["result"]["content"][0]["text"], "   1 | a\n");
+    server.finish();
+}
+
+// ---------------------------------------------------------------------------------------
 // 10: a rename race in the sandbox's walk
 
 /// Swaps `a` and `b` with `renameat2(RENAME_EXCHANGE)` on another thread while `read`

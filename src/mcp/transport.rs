@@ -1,12 +1,13 @@
 //! The stdio transport of the MCP server. What comes in is read a line at a time: a
-//! `tools/call` request is parsed straight into its type, any other line is handed to
-//! rmcp's own reader. What goes out is written here, each message serialised once with
-//! `sonic-rs`.
+//! `tools/call` request is parsed straight into its type, any other line is looked at
+//! here (every request gets an answer, with JSON-RPC's code for what is wrong with it)
+//! and parsed into rmcp's types. What goes out is written here, each message serialised
+//! once with `sonic-rs`.
 //!
-//! Why not rmcp's reader for every line: it parses a request by trying each of the
-//! client's 22 request types in turn, and `tools/call` is the fourteenth: thirteen
-//! failed attempts, each with its error message formatted, for nearly every line of a
-//! session.
+//! Why not rmcp's reader: it parses a request by trying each of the client's 22 request
+//! types in turn, and `tools/call` is the fourteenth: thirteen failed attempts, each with
+//! its error message formatted, for nearly every line of a session. And it answers a line
+//! that is not JSON, or a request of the wrong shape, with `Invalid request` and no id.
 //!
 //! Why not rmcp's writer: a read's answer carries the window twice (the text block and
 //! `structuredContent`), and escaping those strings one byte at a time (`serde_json`)
@@ -16,18 +17,16 @@
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    CallToolRequest, CallToolResult, ClientRequest, JsonRpcMessage, JsonRpcRequest,
-    JsonRpcResponse, RequestId, ServerResult,
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, JsonRpcMessage,
+    JsonRpcRequest, JsonRpcResponse, RequestId, ServerResult,
 };
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
-use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::{StdioReader, StdioWriter, Transport};
 use serde_json::{Map, Value};
-use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
 
 /// Standard input and output, one JSON-RPC message a line.
@@ -47,9 +46,9 @@ struct Incoming {
     line: Vec<u8>,
     /// Passing over the rest of a line longer than `MAX_LINE`.
     discarding: bool,
-    /// rmcp's reader, over one line that is not a `tools/call` request, until it has said
-    /// what that line is.
-    other: Option<AsyncRwTransport<RoleServer, std::io::Cursor<Vec<u8>>, Replies>>,
+    /// An answer of the transport's own (to a line that is not a valid request) being
+    /// written: nothing more is read until it is.
+    replying: Option<Pin<Box<dyn Future<Output = io::Result<()>> + Send>>>,
     out: Out,
 }
 
@@ -66,7 +65,7 @@ impl Stdio {
                 read: BufReader::new(input),
                 line: Vec::new(),
                 discarding: false,
-                other: None,
+                replying: None,
                 out: out.clone(),
             },
             out,
@@ -91,7 +90,6 @@ impl Transport<RoleServer> for Stdio {
     }
 
     async fn close(&mut self) -> Result<(), io::Error> {
-        self.incoming.other = None;
         self.out.lock().await.take();
         Ok(())
     }
@@ -100,61 +98,218 @@ impl Transport<RoleServer> for Stdio {
 impl Incoming {
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
-            if let Some(other) = &mut self.other {
-                let message = other.receive().await;
-                self.other = None;
-                match message {
-                    Some(message) => return Some(message),
-                    // Not JSON (skipped), a blank line, or answered `Invalid request`.
-                    None => continue,
-                }
+            if let Some(reply) = &mut self.replying {
+                let _ = reply.as_mut().await;
+                self.replying = None;
             }
+            read_line(&mut self.read, &mut self.line, &mut self.discarding).await?;
             // Once a line is whole, it is handled without an await: nothing is lost if
             // this call is dropped.
-            self.read_line().await?;
-            if let Some(call) = tools_call(&self.line) {
-                self.line.clear();
-                return Some(call);
+            let classified = classify(&self.line);
+            self.line.clear();
+            match classified {
+                Line::Skip => {}
+                Line::Reply(answer) => {
+                    let out = self.out.clone();
+                    self.replying = Some(Box::pin(async move { write_line(&out, &answer).await }));
+                }
+                Line::Request(message) | Line::Other(message) => return Some(message),
             }
-            let line = std::mem::take(&mut self.line);
-            let reader = std::io::Cursor::new(line);
-            self.other = Some(AsyncRwTransport::new_server(
-                reader,
-                Replies::new(self.out.clone()),
-            ));
         }
     }
+}
 
-    /// Reads on to the end of a line (`\n` included); None at the end of the input or
-    /// when it cannot be read. A line longer than `MAX_LINE` is dropped, and the next
-    /// one read, as rmcp does.
-    async fn read_line(&mut self) -> Option<()> {
-        loop {
-            let available = self.read.fill_buf().await.ok()?;
-            if available.is_empty() {
-                // A last line without its `\n` is an incomplete message: nothing to read.
-                return None;
-            }
-            let newline = memchr::memchr(b'\n', available);
-            let take = newline.map_or(available.len(), |at| at + 1);
-            let ended = newline.is_some();
-            let done = if self.discarding {
-                self.discarding = !ended;
-                false
-            } else if self.line.len().saturating_add(take) > MAX_LINE {
-                self.line.clear();
-                self.discarding = !ended;
-                false
-            } else {
-                self.line.extend_from_slice(&available[..take]);
-                ended
-            };
-            self.read.consume(take);
-            if done {
-                return Some(());
-            }
+/// Reads on to the end of a line (`\n` included) into `line`; None at the end of the
+/// input or when it cannot be read. A line longer than `MAX_LINE` is dropped, and the
+/// next one read, as rmcp does. Cancel-safe: what was read stays in `line`.
+async fn read_line(
+    read: &mut BufReader<StdioReader>,
+    line: &mut Vec<u8>,
+    discarding: &mut bool,
+) -> Option<()> {
+    loop {
+        let available = read.fill_buf().await.ok()?;
+        if available.is_empty() {
+            // A last line without its `\n` is an incomplete message: nothing to read.
+            return None;
+        }
+        let newline = memchr::memchr(b'\n', available);
+        let take = newline.map_or(available.len(), |at| at + 1);
+        let ended = newline.is_some();
+        let done = if *discarding {
+            *discarding = !ended;
+            false
+        } else if line.len().saturating_add(take) > MAX_LINE {
+            line.clear();
+            *discarding = !ended;
+            false
+        } else {
+            line.extend_from_slice(&available[..take]);
+            ended
+        };
+        read.consume(take);
+        if done {
+            return Some(());
         }
     }
+}
+
+/// JSON-RPC's error codes.
+const PARSE_ERROR: i64 = -32700;
+const INVALID_REQUEST: i64 = -32600;
+const INVALID_PARAMS: i64 = -32602;
+
+/// What one line of input is.
+enum Line {
+    /// Nothing to answer: a blank line, a notification or a response rmcp cannot use.
+    Skip,
+    /// A line to write back: the error that answers a request that cannot be served.
+    Reply(Vec<u8>),
+    Request(RxJsonRpcMessage<RoleServer>),
+    /// A notification, or a response to the server's own request.
+    Other(RxJsonRpcMessage<RoleServer>),
+}
+
+/// The requests rmcp knows by their method: one of them whose params do not fit its type
+/// falls through to rmcp's custom request (answered "method not found"); it is answered
+/// "invalid params" here instead.
+const KNOWN_METHODS: &[&str] = {
+    use rmcp::model::*;
+    &[
+        PingRequestMethod::VALUE,
+        InitializeResultMethod::VALUE,
+        DiscoverRequestMethod::VALUE,
+        CompleteRequestMethod::VALUE,
+        SetLevelRequestMethod::VALUE,
+        GetPromptRequestMethod::VALUE,
+        ListPromptsRequestMethod::VALUE,
+        ListResourcesRequestMethod::VALUE,
+        ListResourceTemplatesRequestMethod::VALUE,
+        ReadResourceRequestMethod::VALUE,
+        SubscriptionsListenRequestMethod::VALUE,
+        SubscribeRequestMethod::VALUE,
+        UnsubscribeRequestMethod::VALUE,
+        CallToolRequestMethod::VALUE,
+        ListToolsRequestMethod::VALUE,
+        GetTaskMethod::VALUE,
+        UpdateTaskMethod::VALUE,
+        CancelTaskMethod::VALUE,
+        ListSkillsRequestMethod::VALUE,
+        GetSkillRequestMethod::VALUE,
+        ReadResourceDirectoryRequestMethod::VALUE,
+    ]
+};
+
+/// Says what a line is, and answers what is wrong with a request (SPEC §12): a line that
+/// is not JSON gets -32700 (id null), a message that is not a request object -32600, a
+/// request whose params are not an object or do not fit its method -32602. An unknown
+/// method goes on to rmcp, which answers -32601.
+fn classify(line: &[u8]) -> Line {
+    if let Some(call) = tools_call(line) {
+        return match &call {
+            JsonRpcMessage::Request(_) => Line::Request(call),
+            _ => Line::Other(call),
+        };
+    }
+    let body = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Line::Skip;
+    }
+    let value: Value = match serde_json::from_slice(body) {
+        Ok(value) => value,
+        Err(_) => return Line::Reply(error_line(&Value::Null, PARSE_ERROR, "Parse error")),
+    };
+    let Value::Object(object) = value else {
+        return Line::Reply(error_line(
+            &Value::Null,
+            INVALID_REQUEST,
+            "Invalid Request: a message is a JSON object (batches are not served).",
+        ));
+    };
+    let id = object.get("id");
+    // The id to answer with: as given when it may be one, else null.
+    let echo = match id {
+        Some(id @ (Value::Number(_) | Value::String(_))) => id.clone(),
+        _ => Value::Null,
+    };
+    let invalid = |why: &str| Line::Reply(error_line(&echo, INVALID_REQUEST, why));
+    let method = match object.get("method") {
+        Some(Value::String(method)) => method.clone(),
+        Some(_) => return invalid("Invalid Request: the method is not a string."),
+        None if object.contains_key("result") || object.contains_key("error") => {
+            // A response to one of the server's requests; one that rmcp cannot read is
+            // dropped (a response is never answered).
+            return match serde_json::from_value(Value::Object(object)) {
+                Ok(message) => Line::Other(message),
+                Err(_) => Line::Skip,
+            };
+        }
+        None => return invalid("Invalid Request: the message has no method."),
+    };
+    let Some(id) = id else {
+        // A notification: never answered, even when it cannot be read.
+        return match serde_json::from_value(Value::Object(object)) {
+            Ok(message) => Line::Other(message),
+            Err(_) => Line::Skip,
+        };
+    };
+    if serde_json::from_value::<RequestId>(id.clone()).is_err() {
+        return invalid("Invalid Request: the id is not a string or an integer.");
+    }
+    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return invalid("Invalid Request: jsonrpc is not \"2.0\".");
+    }
+    let params = object.get("params");
+    if params.is_some_and(|p| !p.is_object()) {
+        return Line::Reply(error_line(
+            &echo,
+            INVALID_PARAMS,
+            &format!("Invalid params: the params of {method} are not an object."),
+        ));
+    }
+    let params_fail = |why: String| {
+        Line::Reply(error_line(
+            &echo,
+            INVALID_PARAMS,
+            &format!("Invalid params for {method}: {why}."),
+        ))
+    };
+    let why_not = |params: Option<&Value>| match method.as_str() {
+        "tools/call" => match params {
+            None => "it needs params".to_string(),
+            Some(params) => serde_json::from_value::<CallToolRequestParams>(params.clone())
+                .err()
+                .map_or_else(|| "they do not fit".to_string(), |e| e.to_string()),
+        },
+        _ => "they do not fit its parameters".to_string(),
+    };
+    let params = params.cloned();
+    match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(Value::Object(object)) {
+        Ok(JsonRpcMessage::Request(request))
+            if matches!(&request.request, ClientRequest::CustomRequest(custom)
+                if KNOWN_METHODS.contains(&custom.method.as_str())) =>
+        {
+            params_fail(why_not(params.as_ref()))
+        }
+        Ok(message @ JsonRpcMessage::Request(_)) => Line::Request(message),
+        Ok(_) => invalid("Invalid Request."),
+        Err(_) if KNOWN_METHODS.contains(&method.as_str()) => params_fail(why_not(params.as_ref())),
+        Err(_) => invalid("Invalid Request."),
+    }
+}
+
+/// A JSON-RPC error answer as a line.
+fn error_line(id: &Value, code: i64, message: &str) -> Vec<u8> {
+    let answer = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {"code": code, "message": message},
+    });
+    let mut line =
+        crate::names::escape_json_controls(&serde_json::to_vec(&answer).unwrap_or_default())
+            .into_owned();
+    line.push(b'\n');
+    line
 }
 
 /// A `tools/call` request, parsed as rmcp would parse it, straight into its type; None
@@ -272,55 +427,6 @@ async fn write_line(out: &Out, line: &[u8]) -> io::Result<()> {
     out.flush().await
 }
 
-/// Where rmcp's reader writes its own replies (`Invalid request` for a message of the
-/// wrong shape): collected, then written as one line when flushed, through the same lock
-/// as every other message. The reader awaits that flush before it reads on.
-struct Replies {
-    out: Out,
-    pending: Vec<u8>,
-    writing: Option<Pin<Box<dyn Future<Output = io::Result<()>> + Send>>>,
-}
-
-impl Replies {
-    fn new(out: Out) -> Replies {
-        Replies {
-            out,
-            pending: Vec::new(),
-            writing: None,
-        }
-    }
-}
-
-impl AsyncWrite for Replies {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        _cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<io::Result<usize>> {
-        self.get_mut().pending.extend_from_slice(buf);
-        Poll::Ready(Ok(buf.len()))
-    }
-
-    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
-        if this.writing.is_none() && !this.pending.is_empty() {
-            let line = std::mem::take(&mut this.pending);
-            let out = this.out.clone();
-            this.writing = Some(Box::pin(async move { write_line(&out, &line).await }));
-        }
-        if let Some(writing) = &mut this.writing {
-            let written = std::task::ready!(writing.as_mut().poll(cx));
-            this.writing = None;
-            written?;
-        }
-        Poll::Ready(Ok(()))
-    }
-
-    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.poll_flush(cx)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -381,6 +487,111 @@ mod tests {
             r#"{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{"name":"read"}}"#,
         ] {
             assert!(tools_call(line.as_bytes()).is_none(), "{line}");
+        }
+    }
+
+    /// The id and code of the error a line is answered with, or None when it goes on.
+    fn answer(line: &str) -> Option<(Value, i64)> {
+        match classify(line.as_bytes()) {
+            Line::Reply(reply) => {
+                assert_eq!(reply.last(), Some(&b'\n'));
+                let v: Value = serde_json::from_slice(&reply).unwrap();
+                assert_eq!(v["jsonrpc"], "2.0");
+                Some((v["id"].clone(), v["error"]["code"].as_i64().unwrap()))
+            }
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn every_request_that_cannot_be_served_gets_its_json_rpc_error() {
+        use serde_json::json;
+        for (line, id, code) in [
+            ("not json", Value::Null, PARSE_ERROR),
+            ("{\"jsonrpc\":\"2.0\",\"id\":1", Value::Null, PARSE_ERROR),
+            ("[]", Value::Null, INVALID_REQUEST),
+            ("\"x\"", Value::Null, INVALID_REQUEST),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":[]}"#,
+                json!(1),
+                INVALID_PARAMS,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":5}}"#,
+                json!(2),
+                INVALID_PARAMS,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read","arguments":7}}"#,
+                json!(3),
+                INVALID_PARAMS,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":"q","method":"initialize","params":{}}"#,
+                json!("q"),
+                INVALID_PARAMS,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":4,"method":null}"#,
+                json!(4),
+                INVALID_REQUEST,
+            ),
+            (
+                r#"{"jsonrpc":"1.0","id":5,"method":"ping"}"#,
+                json!(5),
+                INVALID_REQUEST,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+                json!(1.5),
+                INVALID_REQUEST,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#,
+                Value::Null,
+                INVALID_REQUEST,
+            ),
+            (r#"{"jsonrpc":"2.0","id":6}"#, json!(6), INVALID_REQUEST),
+        ] {
+            assert_eq!(answer(line), Some((id, code)), "{line}");
+        }
+    }
+
+    #[test]
+    fn well_formed_messages_go_on_to_rmcp() {
+        for line in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":"a","method":"tools/list"}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"no/such/method","params":{"x":1}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read","arguments":{"path":"a"}}}"#,
+            "\u{feff}{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}\r\n",
+        ] {
+            assert!(
+                matches!(classify(line.as_bytes()), Line::Request(..)),
+                "{line}"
+            );
+        }
+        for line in [
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}"#,
+            r#"{"jsonrpc":"2.0","id":0,"result":{"roots":[]}}"#,
+        ] {
+            assert!(
+                matches!(classify(line.as_bytes()), Line::Other(_)),
+                "{line}"
+            );
+        }
+        for line in ["", "  \r\n"] {
+            assert!(matches!(classify(line.as_bytes()), Line::Skip), "{line:?}");
+        }
+        // A notification is never answered, whatever its shape.
+        for line in [
+            r#"{"jsonrpc":"2.0","method":"x","params":5}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":[]}"#,
+            r#"{"method":"notifications/initialized"}"#,
+        ] {
+            assert_eq!(answer(line), None, "{line}");
         }
     }
 
