@@ -245,6 +245,102 @@ fn proc_files_of_size_zero_are_read_to_their_end() {
 }
 
 // ---------------------------------------------------------------------------------------
+// 3: backpressure
+
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// A client that sends calls and never reads the answers: the server stops reading once
+/// 64 calls are in flight (and 64 more read ahead), instead of growing.
+#[test]
+fn a_client_that_never_reads_answers_makes_the_server_stop_reading() {
+    const CALLS: u64 = 2000;
+    let ws = Workspace::new();
+    let text: String = (1..=300)
+        .map(|n| format!("line {n:05} of the file\n"))
+        .collect();
+    ws.file("big.txt", &text);
+    let mut child = Command::new(bin())
+        .arg("--mcp")
+        .current_dir(ws.path())
+        .env_remove("AGENTREAD_ROOT")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"r","version":"1"}}}"#;
+    writeln!(stdin, "{init}").unwrap();
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+    )
+    .unwrap();
+    // Writes on another thread: once the server stops reading, the writes block.
+    let (tx, written) = mpsc::channel();
+    let writer = std::thread::spawn(move || {
+        for id in 1..=CALLS {
+            let line = format!(
+                "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"tools/call\",\"params\":{{\"name\":\"read\",\"arguments\":{{\"path\":\"big.txt\"}}}}}}\n"
+            );
+            if stdin.write_all(line.as_bytes()).is_err() {
+                break;
+            }
+            let _ = tx.send(id);
+        }
+    });
+    // Wait until the writes stop going through.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut sent = 0;
+    loop {
+        std::thread::sleep(Duration::from_millis(700));
+        let now = written.try_iter().last().unwrap_or(sent);
+        if (now == sent && now > 0) || now == CALLS || Instant::now() > deadline {
+            sent = now;
+            break;
+        }
+        sent = now;
+    }
+    let rss = rss_kib(child.id());
+    // 64 in flight, 64 read ahead, and what the pipe and the buffer before the server
+    // hold (64 KiB + 8 KiB, some 500 calls of 140 bytes): far from all of them.
+    assert!(
+        (64..1000).contains(&sent),
+        "the server took {sent} calls of {CALLS} without any answer being read"
+    );
+    assert!(rss < 64 * 1024, "RSS {rss} KiB");
+    // Reading the answers lets the server go on, and every call is answered once.
+    let reader = std::thread::spawn(move || {
+        let mut ids = Vec::new();
+        for line in BufReader::new(stdout).lines() {
+            let v: Value = serde_json::from_str(&line.unwrap()).unwrap();
+            if v["id"] != 0 {
+                assert_eq!(v["result"]["isError"], false, "{v}");
+            }
+            ids.push(v["id"].as_u64().unwrap());
+            if ids.len() as u64 == CALLS + 1 {
+                break;
+            }
+        }
+        ids
+    });
+    writer.join().unwrap();
+    let mut ids = reader.join().unwrap();
+    ids.sort_unstable();
+    assert_eq!(ids, (0..=CALLS).collect::<Vec<u64>>());
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+// ---------------------------------------------------------------------------------------
 // 5: hostile lengths and "did you mean"
 
 #[test]

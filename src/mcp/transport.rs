@@ -13,30 +13,47 @@
 //! `structuredContent`), and escaping those strings one byte at a time (`serde_json`)
 //! and growing the frame buffer while doing it was a third of the server's time per
 //! call. `sonic-rs` escapes with SIMD instructions and writes the same JSON.
+//!
+//! Backpressure (SPEC §12): at most `MAX_IN_FLIGHT` requests are handed to rmcp at once.
+//! Each takes a permit, held by its handler while it runs and by the transport until its
+//! answer is written, so a client that stops reading its answers stops the server from
+//! reading requests instead of growing it: rmcp starts one task per answer to write, and
+//! without the permits those tasks, each holding its answer, would pile up without end.
 
+use std::collections::{HashMap, VecDeque};
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, JsonRpcMessage,
-    JsonRpcRequest, JsonRpcResponse, RequestId, ServerResult,
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, GetExtensions,
+    JsonRpcMessage, JsonRpcRequest, JsonRpcResponse, RequestId, ServerResult,
 };
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::{StdioReader, StdioWriter, Transport};
 use serde_json::{Map, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::sync::Mutex;
+use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore};
 
 /// Standard input and output, one JSON-RPC message a line.
 pub struct Stdio {
     incoming: Incoming,
     out: Out,
+    flight: Arc<InFlight>,
 }
 
 /// The longest line read, as rmcp bounds it; a longer one is dropped whole.
 const MAX_LINE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
+
+/// Requests handed to rmcp and not yet answered (SPEC §12).
+pub const MAX_IN_FLIGHT: usize = 64;
+
+/// Requests read while every permit is taken, kept in order until one is free. Reading on
+/// past them lets an answer the server waits for (the client's roots, which every call
+/// needs) arrive behind many calls; past this many (or these many bytes), reading stops.
+const MAX_QUEUED: usize = 64;
+const MAX_QUEUED_BYTES: usize = 8 << 20;
 
 /// Standard input, a line at a time. `receive` may be dropped at any await (rmcp polls it
 /// against its other work) and called again: every state it needs to resume is here.
@@ -46,29 +63,65 @@ struct Incoming {
     line: Vec<u8>,
     /// Passing over the rest of a line longer than `MAX_LINE`.
     discarding: bool,
+    /// Standard input has ended.
+    ended: bool,
+    /// Requests read and waiting for a permit, in order, with their line's length.
+    queued: VecDeque<(RequestId, RxJsonRpcMessage<RoleServer>, usize)>,
+    queued_bytes: usize,
     /// An answer of the transport's own (to a line that is not a valid request) being
     /// written: nothing more is read until it is.
     replying: Option<Pin<Box<dyn Future<Output = io::Result<()>> + Send>>>,
     out: Out,
+    flight: Arc<InFlight>,
 }
 
 /// Standard output. Each message is written whole while the lock is held, so lines
 /// from concurrent calls never interleave.
 type Out = Arc<Mutex<Option<StdioWriter>>>;
 
+/// The permits of the requests in flight.
+struct InFlight {
+    permits: Arc<Semaphore>,
+    /// The transport's share of each unanswered request's permit, by id: given back once
+    /// its answer is written, or when the client cancels it (rmcp then drops the answer).
+    unanswered: std::sync::Mutex<HashMap<RequestId, Arc<OwnedSemaphorePermit>>>,
+}
+
+impl InFlight {
+    fn unanswered(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<RequestId, Arc<OwnedSemaphorePermit>>> {
+        self.unanswered.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The handler's share of its request's permit, carried in the request's extensions into
+/// the handler's context: a call keeps its permit while it runs, even once cancelled.
+#[derive(Clone)]
+struct HandlerPermit(#[allow(dead_code)] Arc<OwnedSemaphorePermit>);
+
 impl Stdio {
     pub fn new() -> Stdio {
         let (input, output) = rmcp::transport::stdio_pipes();
         let out: Out = Arc::new(Mutex::new(Some(output)));
+        let flight = Arc::new(InFlight {
+            permits: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
+            unanswered: std::sync::Mutex::new(HashMap::new()),
+        });
         Stdio {
             incoming: Incoming {
                 read: BufReader::new(input),
                 line: Vec::new(),
                 discarding: false,
+                ended: false,
+                queued: VecDeque::new(),
+                queued_bytes: 0,
                 replying: None,
                 out: out.clone(),
+                flight: flight.clone(),
             },
             out,
+            flight,
         }
     }
 }
@@ -76,13 +129,31 @@ impl Stdio {
 impl Transport<RoleServer> for Stdio {
     type Error = io::Error;
 
+    /// An answer is written only while its request holds a permit: an answer to a
+    /// request the client cancelled is dropped (as rmcp drops most of them itself).
     fn send(
         &mut self,
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), io::Error>> + Send + 'static {
-        let frame = frame(&item);
+        let answered = match &item {
+            JsonRpcMessage::Response(JsonRpcResponse { id, .. }) => Some(id),
+            JsonRpcMessage::Error(error) => error.id.as_ref(),
+            _ => None,
+        };
+        let (frame, permit) = match answered.map(|id| self.flight.unanswered().remove(id)) {
+            Some(None) => (None, None),
+            Some(permit) => (Some(frame(&item)), permit),
+            None => (Some(frame(&item)), None),
+        };
         let out = self.out.clone();
-        async move { write_line(&out, &frame?).await }
+        async move {
+            let Some(frame) = frame else {
+                return Ok(());
+            };
+            let written = write_line(&out, &frame?).await;
+            drop(permit);
+            written
+        }
     }
 
     fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleServer>>> + Send {
@@ -95,6 +166,13 @@ impl Transport<RoleServer> for Stdio {
     }
 }
 
+/// What `receive` woke for while a request waited for a permit.
+enum Woke {
+    Permit(OwnedSemaphorePermit),
+    Line,
+    Ended,
+}
+
 impl Incoming {
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
@@ -102,20 +180,133 @@ impl Incoming {
                 let _ = reply.as_mut().await;
                 self.replying = None;
             }
-            read_line(&mut self.read, &mut self.line, &mut self.discarding).await?;
+            if !self.queued.is_empty() {
+                let permits = self.flight.permits.clone();
+                if let Ok(permit) = permits.clone().try_acquire_owned() {
+                    return self.hand_over_queued(permit);
+                }
+                let full = self.queued.len() >= MAX_QUEUED || self.queued_bytes >= MAX_QUEUED_BYTES;
+                let woke = match self.ended || full {
+                    true => Woke::Permit(permits.acquire_owned().await.ok()?),
+                    // Wait for a permit, reading on meanwhile: answers and notifications
+                    // need none.
+                    false => tokio::select! {
+                        biased;
+                        permit = permits.acquire_owned() => Woke::Permit(permit.ok()?),
+                        read = read_line(&mut self.read, &mut self.line, &mut self.discarding) => {
+                            match read {
+                                Some(()) => Woke::Line,
+                                None => Woke::Ended,
+                            }
+                        }
+                    },
+                };
+                match woke {
+                    Woke::Permit(permit) => return self.hand_over_queued(permit),
+                    Woke::Ended => {
+                        self.ended = true;
+                        continue;
+                    }
+                    Woke::Line => {}
+                }
+            } else {
+                if self.ended {
+                    return None;
+                }
+                if read_line(&mut self.read, &mut self.line, &mut self.discarding)
+                    .await
+                    .is_none()
+                {
+                    self.ended = true;
+                    return None;
+                }
+            }
             // Once a line is whole, it is handled without an await: nothing is lost if
             // this call is dropped.
             let classified = classify(&self.line);
+            let len = self.line.len();
             self.line.clear();
             match classified {
                 Line::Skip => {}
-                Line::Reply(answer) => {
-                    let out = self.out.clone();
-                    self.replying = Some(Box::pin(async move { write_line(&out, &answer).await }));
+                Line::Reply(answer) => self.reply(answer),
+                Line::Request(id, message) => {
+                    if self.is_unanswered(&id) {
+                        let answer = error_line(
+                            &id.into_json_value(),
+                            INVALID_REQUEST,
+                            "Invalid Request: a request with this id is still being answered.",
+                        );
+                        self.reply(answer);
+                        continue;
+                    }
+                    if self.queued.is_empty()
+                        && let Ok(permit) = self.flight.permits.clone().try_acquire_owned()
+                    {
+                        return Some(self.hand_over(id, message, permit));
+                    }
+                    self.queued_bytes += len;
+                    self.queued.push_back((id, message, len));
                 }
-                Line::Request(message) | Line::Other(message) => return Some(message),
+                Line::Other(message) => {
+                    if let Some(id) = cancelled_request(&message) {
+                        self.forget(&id);
+                    }
+                    return Some(message);
+                }
             }
         }
+    }
+
+    fn reply(&mut self, answer: Vec<u8>) {
+        let out = self.out.clone();
+        self.replying = Some(Box::pin(async move { write_line(&out, &answer).await }));
+    }
+
+    /// Whether a request with this id was read and is not answered yet.
+    fn is_unanswered(&self, id: &RequestId) -> bool {
+        self.queued.iter().any(|(queued, ..)| queued == id)
+            || self.flight.unanswered().contains_key(id)
+    }
+
+    /// A cancelled request: one still queued is never handed over (nor answered); for
+    /// one in flight, the transport gives back its share of the permit, since rmcp drops
+    /// the answer (the handler keeps its share until it ends).
+    fn forget(&mut self, id: &RequestId) {
+        if let Some(at) = self.queued.iter().position(|(queued, ..)| queued == id) {
+            if let Some((_, _, len)) = self.queued.remove(at) {
+                self.queued_bytes -= len;
+            }
+            return;
+        }
+        self.flight.unanswered().remove(id);
+    }
+
+    /// The first queued request, handed over with `permit`.
+    fn hand_over_queued(
+        &mut self,
+        permit: OwnedSemaphorePermit,
+    ) -> Option<RxJsonRpcMessage<RoleServer>> {
+        let (id, message, len) = self.queued.pop_front()?;
+        self.queued_bytes -= len;
+        Some(self.hand_over(id, message, permit))
+    }
+
+    /// A request goes to rmcp with its permit, shared by its handler and the transport.
+    fn hand_over(
+        &mut self,
+        id: RequestId,
+        mut message: RxJsonRpcMessage<RoleServer>,
+        permit: OwnedSemaphorePermit,
+    ) -> RxJsonRpcMessage<RoleServer> {
+        let permit = Arc::new(permit);
+        if let JsonRpcMessage::Request(request) = &mut message {
+            request
+                .request
+                .extensions_mut()
+                .insert(HandlerPermit(permit.clone()));
+        }
+        self.flight.unanswered().insert(id, permit);
+        message
     }
 }
 
@@ -165,7 +356,7 @@ enum Line {
     Skip,
     /// A line to write back: the error that answers a request that cannot be served.
     Reply(Vec<u8>),
-    Request(RxJsonRpcMessage<RoleServer>),
+    Request(RequestId, RxJsonRpcMessage<RoleServer>),
     /// A notification, or a response to the server's own request.
     Other(RxJsonRpcMessage<RoleServer>),
 }
@@ -207,7 +398,7 @@ const KNOWN_METHODS: &[&str] = {
 fn classify(line: &[u8]) -> Line {
     if let Some(call) = tools_call(line) {
         return match &call {
-            JsonRpcMessage::Request(_) => Line::Request(call),
+            JsonRpcMessage::Request(request) => Line::Request(request.id.clone(), call),
             _ => Line::Other(call),
         };
     }
@@ -253,9 +444,9 @@ fn classify(line: &[u8]) -> Line {
             Err(_) => Line::Skip,
         };
     };
-    if serde_json::from_value::<RequestId>(id.clone()).is_err() {
+    let Ok(request_id) = serde_json::from_value::<RequestId>(id.clone()) else {
         return invalid("Invalid Request: the id is not a string or an integer.");
-    }
+    };
     if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return invalid("Invalid Request: jsonrpc is not \"2.0\".");
     }
@@ -291,10 +482,23 @@ fn classify(line: &[u8]) -> Line {
         {
             params_fail(why_not(params.as_ref()))
         }
-        Ok(message @ JsonRpcMessage::Request(_)) => Line::Request(message),
+        Ok(message @ JsonRpcMessage::Request(_)) => Line::Request(request_id, message),
         Ok(_) => invalid("Invalid Request."),
         Err(_) if KNOWN_METHODS.contains(&method.as_str()) => params_fail(why_not(params.as_ref())),
         Err(_) => invalid("Invalid Request."),
+    }
+}
+
+/// The id of the request a `notifications/cancelled` names.
+fn cancelled_request(message: &RxJsonRpcMessage<RoleServer>) -> Option<RequestId> {
+    match message {
+        JsonRpcMessage::Notification(notification) => match &notification.notification {
+            rmcp::model::ClientNotification::CancelledNotification(cancelled) => {
+                cancelled.params.request_id.clone()
+            }
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -593,6 +797,15 @@ mod tests {
         ] {
             assert_eq!(answer(line), None, "{line}");
         }
+        let cancel =
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r-9"}}"#;
+        let Line::Other(message) = classify(cancel.as_bytes()) else {
+            panic!("a notification");
+        };
+        assert_eq!(
+            cancelled_request(&message),
+            Some(RequestId::String("r-9".into()))
+        );
     }
 
     #[derive(serde::Serialize)]
