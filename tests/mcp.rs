@@ -791,15 +791,18 @@ fn a_client_that_declares_roots_but_never_lists_them_does_not_hang_a_call() {
         r#"{"roots":{"listChanged":true}}"#,
     );
     raw.read_call(7, json!({"path": "src/lib.rs"}));
-    // The server asks for the roots first; this client never answers.
+    // The server asks for the roots first; this client never answers. The call is
+    // answered all the same, and refused: the server does not fall back to its own
+    // directory (SPEC §12).
     let mut answer = raw.receive();
     if answer["method"] == "roots/list" {
         answer = raw.receive();
     }
     assert_eq!(answer["id"], 7);
+    assert_eq!(answer["result"]["isError"], true);
     assert_eq!(
-        answer["result"]["content"][0]["text"],
-        "   1 | pub fn a() {}\n"
+        answer["result"]["structuredContent"]["error"]["code"],
+        "ACCESS_DENIED"
     );
     raw.finish();
 }

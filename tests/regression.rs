@@ -341,6 +341,107 @@ fn a_client_that_never_reads_answers_makes_the_server_stop_reading() {
 }
 
 // ---------------------------------------------------------------------------------------
+// 4: the client's roots fail closed
+
+fn roots_answer(id: &Value, roots: Value) -> String {
+    json!({"jsonrpc":"2.0","id":id,"result":{"roots":roots}}).to_string()
+}
+
+/// Sends a read, answers the server's `roots/list` with `roots`, and returns the read's
+/// answer.
+fn read_with_roots(server: &mut Server, id: u64, path: &str, roots: Value) -> Value {
+    server.read_call(id, json!({"path": path}));
+    let asked = server.receive();
+    assert_eq!(asked["method"], "roots/list", "{asked}");
+    server.send(&roots_answer(&asked["id"], roots));
+    server.receive()
+}
+
+fn denied_message(v: &Value) -> String {
+    assert_eq!(v["result"]["isError"], true, "{v}");
+    let error = &v["result"]["structuredContent"]["error"];
+    assert_eq!(error["code"], "ACCESS_DENIED", "{v}");
+    error["message"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn a_client_whose_roots_give_no_usable_directory_is_refused_not_served_our_directory() {
+    let ws = Workspace::new();
+    ws.file("here.txt", "the server's directory\n");
+    let elsewhere = Workspace::new();
+    elsewhere.file("there.txt", "the client's root\n");
+    let caps = json!({"roots": {"listChanged": true}});
+    let missing = format!("file://{}/missing", elsewhere.path().display());
+    let file_root = format!("file://{}/there.txt", elsewhere.path().display());
+    for (roots, why) in [
+        (json!([]), "it lists no roots"),
+        (
+            json!([{"uri": missing}]),
+            "its one root is not an existing directory named by a file:// URI",
+        ),
+        (
+            json!([{"uri": "https://example.com/repo"}, {"uri": file_root}]),
+            "none of its 2 roots is an existing directory named by a file:// URI",
+        ),
+    ] {
+        let mut server = Server::start(ws.path(), &[], caps.clone());
+        let v = read_with_roots(&mut server, 1, "here.txt", roots);
+        assert_eq!(
+            denied_message(&v),
+            format!(
+                "The client's roots give no usable directory ({why}); the server does not fall back to its own directory. Start it with --root DIR."
+            )
+        );
+        // Every read is refused, without asking again...
+        server.read_call(2, json!({"path": "here.txt"}));
+        denied_message(&server.receive());
+        // ...until the client says its roots changed.
+        server.send(r#"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#);
+        let root = format!("file://{}", elsewhere.path().display());
+        let v = read_with_roots(&mut server, 3, "there.txt", json!([{"uri": root}]));
+        assert_eq!(
+            v["result"]["content"][0]["text"], "   1 | the client's root\n",
+            "{v}"
+        );
+        server.finish();
+    }
+    // A client without the roots capability is served the current directory.
+    let mut server = Server::start(ws.path(), &[], json!({}));
+    server.read_call(1, json!({"path": "here.txt"}));
+    let v = server.receive();
+    assert_eq!(
+        v["result"]["content"][0]["text"],
+        "   1 | the server's directory\n"
+    );
+    server.finish();
+}
+
+/// Many calls sent before the client's answer to `roots/list`: the answer is still
+/// read (the server reads on past calls it cannot start yet), so the calls are served.
+#[test]
+fn the_roots_answer_behind_many_calls_is_still_read() {
+    let ws = Workspace::new();
+    ws.file("a.txt", "a\n");
+    let mut server = Server::start(ws.path(), &[], json!({"roots": {}}));
+    for id in 1..=100 {
+        server.read_call(id, json!({"path": "a.txt"}));
+    }
+    let asked = server.receive();
+    assert_eq!(asked["method"], "roots/list", "{asked}");
+    let root = format!("file://{}", ws.path().display());
+    server.send(&roots_answer(&asked["id"], json!([{"uri": root}])));
+    let mut ids = Vec::new();
+    for _ in 1..=100 {
+        let v = server.receive();
+        assert_eq!(v["result"]["isError"], false, "{v}");
+        ids.push(v["id"].as_u64().unwrap());
+    }
+    ids.sort_unstable();
+    assert_eq!(ids, (1..=100).collect::<Vec<_>>());
+    server.finish();
+}
+
+// ---------------------------------------------------------------------------------------
 // 5: hostile lengths and "did you mean"
 
 #[test]
