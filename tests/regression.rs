@@ -2,8 +2,9 @@
 //! quadratic lookups, unbounded memory, hostile names, JSON-RPC answers and races.
 //! Where a test guards against a hang or a slow path it asserts on the result and
 //! keeps a generous wall-clock limit only as a guard against hanging the suite.
-
-mod common;
+//!
+//! Self-contained (its few helpers are at the end), so that it builds whichever way the
+//! other test files are laid out.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::ffi::OsStrExt;
@@ -12,7 +13,6 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use common::{Workspace, code, json_lines, stderr, stdout};
 use serde_json::{Value, json};
 
 /// Wall-clock guard for the tests of slow paths: far above what they take.
@@ -929,4 +929,60 @@ fn a_link_swapped_for_a_file_while_it_is_read_never_fails_with_invalid_argument(
         let message = v["error"]["message"].as_str().unwrap_or_default();
         assert!(!message.contains("Invalid argument"), "{v}");
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+
+/// A temporary workspace root with files in it.
+struct Workspace {
+    dir: tempfile::TempDir,
+}
+
+impl Workspace {
+    fn new() -> Workspace {
+        Workspace {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes `bytes` to `name` (parent directories created).
+    fn file(&self, name: &str, bytes: impl AsRef<[u8]>) -> std::path::PathBuf {
+        let path = self.dir.path().join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    fn mkdir(&self, name: &str) -> std::path::PathBuf {
+        let path = self.dir.path().join(name);
+        std::fs::create_dir_all(&path).unwrap();
+        path
+    }
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
+}
+
+fn code(out: &std::process::Output) -> i32 {
+    out.status.code().expect("exited normally")
+}
+
+/// Every line of stdout decoded as a JSON object.
+fn json_lines(out: &std::process::Output) -> Vec<Value> {
+    stdout(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON {e}: {l}")))
+        .collect()
 }
