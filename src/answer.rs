@@ -115,8 +115,14 @@ pub fn read(request: &Request, plan: Plan) -> Result<Success, Error> {
             spec,
         } => {
             let stat = rustix::fs::fstat(&fd).ok();
-            let names = dir::entries(&request.root, &fd, &real, &display)?;
-            list(&spec, display, real, stat.map(|s| mtime_ms(&s)), names)
+            let page = dir::page(&request.root, &fd, &real, &display, &spec)?;
+            Ok(Success::Directory(Listing {
+                path: display,
+                path_resolved: real,
+                mtime_ms: stat.map(|s| mtime_ms(&s)),
+                window: page.window,
+                entries: page.entries,
+            }))
         }
     }
 }
@@ -248,7 +254,8 @@ pub fn read_text<R: Read>(
         return Err(past_line(line, read.window.total_lines, path));
     }
     facts.content_hash = read.content_hash;
-    if is_stream {
+    // A stream's size, and a file's whose stat said 0 (/proc, /sys), is what was read.
+    if is_stream || facts.size_bytes == 0 {
         facts.size_bytes = read.bytes_read;
     }
     // By name only: the hint that offers an outline costs no parse. A window a line
@@ -278,31 +285,6 @@ fn past_line(start_line: u64, total_lines: u64, path: &str) -> Error {
         total_lines,
     };
     read::past_the_end(&past, path, "line", "lines")
-}
-
-/// Pages a directory's entries like the lines of a file.
-fn list(
-    spec: &WindowSpec,
-    display: String,
-    real: String,
-    mtime_ms: Option<i64>,
-    names: Vec<String>,
-) -> Result<Success, Error> {
-    let window = read::entries(&names, spec)
-        .map_err(|err| read::past_the_end(&err, &display, "entry", "entries"))?;
-    let first = (window.start_line - 1) as usize;
-    let entries = names
-        .into_iter()
-        .skip(first)
-        .take(window.lines.len())
-        .collect();
-    Ok(Success::Directory(Listing {
-        path: display,
-        path_resolved: real,
-        mtime_ms,
-        window,
-        entries,
-    }))
 }
 
 /// How messages name the size limit: the flag, or for tool calls the server's setting

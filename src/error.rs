@@ -166,12 +166,25 @@ impl Error {
     /// An I/O error while reading `path`: the OS's refusals are PERMISSION_DENIED,
     /// anything else that fails once reading has begun is IO_ERROR.
     pub fn read_failed(path: &str, err: &std::io::Error) -> Error {
-        if err.kind() == std::io::ErrorKind::PermissionDenied {
-            return Error::permission_denied(path);
+        match err.kind() {
+            std::io::ErrorKind::PermissionDenied => return Error::permission_denied(path),
+            // Opened with O_NONBLOCK, a file whose read would block says so at once (SPEC §2).
+            std::io::ErrorKind::WouldBlock => return Error::would_block(path),
+            _ => {}
         }
         Error::new(
             ErrorCode::IoError,
             format!("Reading '{path}' failed: {}.", os_reason(err)),
+        )
+    }
+
+    /// A file that stat calls regular but whose read would block (`/proc/kmsg`).
+    pub fn would_block(path: &str) -> Error {
+        Error::new(
+            ErrorCode::NotFile,
+            format!(
+                "'{path}' cannot be read without blocking (a kernel or device interface, not a regular file); it was not read."
+            ),
         )
     }
 
@@ -248,6 +261,19 @@ mod tests {
             serde_json::to_string(&e.detail).unwrap(),
             r#"{"reason":"control_ratio","ratio":0.42}"#
         );
+    }
+
+    #[test]
+    fn a_read_that_would_block_is_not_file() {
+        let err = std::io::Error::from(std::io::ErrorKind::WouldBlock);
+        let e = Error::read_failed("proc/kmsg", &err);
+        assert_eq!(e.code, ErrorCode::NotFile);
+        assert_eq!(
+            e.message,
+            "'proc/kmsg' cannot be read without blocking (a kernel or device interface, not a regular file); it was not read."
+        );
+        let err = std::io::Error::from_raw_os_error(libc::EAGAIN);
+        assert_eq!(Error::read_failed("x", &err).code, ErrorCode::NotFile);
     }
 
     #[test]

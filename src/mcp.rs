@@ -91,16 +91,17 @@ fn startup_failed(reason: &str) -> Option<ErrorCode> {
     Some(ErrorCode::IoError)
 }
 
-/// How long the client's `roots/list` answer is awaited before the current directory
-/// serves instead (until the client says its roots changed).
+/// How long the client's `roots/list` answer is awaited; without one, every read is
+/// refused until the client says its roots changed.
 const ROOTS_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 struct Server {
     settings: Arc<Settings>,
     /// `--root` or `AGENTREAD_ROOT`: the only root, and the client is not asked.
     fixed: Option<Arc<Served>>,
-    /// The client's roots as last asked, or None when they must be asked (again).
-    roots: Mutex<Option<Vec<Arc<Served>>>>,
+    /// The roots as last found (the client's, or the current directory for a client
+    /// without roots), or why none serves; None when they must be asked (again).
+    roots: Mutex<Option<Result<Vec<Arc<Served>>, Error>>>,
 }
 
 /// A root calls are answered in, with `context.cwd` for it: the server never changes
@@ -124,7 +125,10 @@ impl Served {
 
 impl Server {
     /// The roots a call is answered in: the fixed root, else the client's (asked once,
-    /// and again after `notifications/roots/list_changed`), else the current directory.
+    /// and again after `notifications/roots/list_changed`), else, for a client that does
+    /// not declare roots, the current directory. A client that declares roots but gives
+    /// no usable one (none, only missing directories or other URIs, or no answer) gets
+    /// ACCESS_DENIED: the server never falls back to its own directory for it (SPEC §12).
     // Roots are deprecated by a newer protocol revision (SEP-2577), but SPEC §12 and
     // today's hosts use them.
     #[allow(deprecated)]
@@ -133,32 +137,62 @@ impl Server {
             return Ok(vec![root.clone()]);
         }
         let mut roots = self.roots.lock().await;
-        if let Some(roots) = roots.as_ref() {
-            return Ok(roots.clone());
+        if let Some(found) = roots.as_ref() {
+            return found.clone();
         }
         let client_has_roots = peer
             .peer_info()
             .is_some_and(|info| info.capabilities.roots.is_some());
-        let mut found = Vec::new();
-        // A client that declares roots but never answers must not hang every call.
-        let asked = tokio::time::timeout(ROOTS_TIMEOUT, peer.list_roots());
-        if client_has_roots && let Ok(Ok(listed)) = asked.await {
-            for root in listed.roots {
-                if let Some(dir) = file_uri_path(&root.uri)
-                    && let Ok(root) = Root::open(Path::new(OsStr::from_bytes(&dir)), "root")
-                {
-                    found.push(Served::new(root));
+        let no_usable_root = |why: String| {
+            Error::new(
+                ErrorCode::AccessDenied,
+                format!(
+                    "The client's roots give no usable directory ({why}); the server does not fall back to its own directory. Start it with --root DIR."
+                ),
+            )
+        };
+        let found = match client_has_roots {
+            false => Root::open(Path::new("."), "The current directory")
+                .map(|root| vec![Served::new(root)]),
+            // A client that declares roots but never answers must not hang every call.
+            true => match tokio::time::timeout(ROOTS_TIMEOUT, peer.list_roots()).await {
+                Err(_) => Err(no_usable_root(format!(
+                    "it did not answer roots/list within {} s",
+                    ROOTS_TIMEOUT.as_secs()
+                ))),
+                Ok(Err(e)) => Err(no_usable_root(format!(
+                    "its answer to roots/list failed: {e}"
+                ))),
+                Ok(Ok(listed)) => {
+                    let given = listed.roots.len();
+                    let usable: Vec<Arc<Served>> = listed
+                        .roots
+                        .iter()
+                        .filter_map(|root| file_uri_path(&root.uri))
+                        .filter_map(|dir| {
+                            Root::open(Path::new(OsStr::from_bytes(&dir)), "root").ok()
+                        })
+                        .map(Served::new)
+                        .collect();
+                    match (usable.is_empty(), given) {
+                        (false, _) => Ok(usable),
+                        (true, 0) => Err(no_usable_root("it lists no roots".to_string())),
+                        (true, 1) => Err(no_usable_root(
+                            "its one root is not an existing directory named by a file:// URI"
+                                .to_string(),
+                        )),
+                        (true, n) => Err(no_usable_root(format!(
+                            "none of its {n} roots is an existing directory named by a file:// URI"
+                        ))),
+                    }
                 }
-            }
+            },
+        };
+        // A current directory that cannot be opened is tried again at the next call.
+        if client_has_roots || found.is_ok() {
+            *roots = Some(found.clone());
         }
-        if found.is_empty() {
-            found.push(Served::new(Root::open(
-                Path::new("."),
-                "The current directory",
-            )?));
-        }
-        *roots = Some(found.clone());
-        Ok(found)
+        found
     }
     /// Answers one call: its arguments are checked once, then the root is chosen by its
     /// path, the target resolved, and the read done here or on a blocking thread.

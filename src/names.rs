@@ -1,5 +1,6 @@
 //! How names and text are shown safely (SPEC §14): control pictures, written once for
-//! every format, and `\xHH` for the bytes of a name that are not UTF-8, reversibly.
+//! every format, `<U+202E>` for the C1 and bidirectional controls, and `\xHH` for the
+//! bytes of a name that are not UTF-8, reversibly.
 
 use std::fmt::Write as _;
 
@@ -12,17 +13,75 @@ pub fn picture(c: char) -> Option<char> {
     }
 }
 
-/// Text with every control character as its picture, so it cannot drive a terminal.
-/// With `keep_tabs`, tabs stay tabs (file content); in a name a tab is shown too.
-/// C1 controls, which some terminals obey, become U+FFFD.
+/// Whether `c` is a C1 control (which some terminals obey) or a bidirectional control
+/// (which reorders what a terminal or an editor shows: "Trojan Source").
+pub fn is_hidden_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{80}'..='\u{9f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{061c}'
+    )
+}
+
+/// Text with every control character shown, so it cannot drive a terminal: C0 controls
+/// and DEL as their pictures, C1 and bidirectional controls as `<U+202E>`. With
+/// `keep_tabs`, tabs stay tabs (file content); in a name a tab is shown too.
 pub fn visible(text: &str, keep_tabs: bool) -> String {
-    text.chars()
-        .map(|c| match c {
-            '\t' if keep_tabs => c,
-            '\u{80}'..='\u{9f}' => '\u{FFFD}',
-            _ => picture(c).unwrap_or(c),
-        })
-        .collect()
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\t' if keep_tabs => out.push(c),
+            c if is_hidden_control(c) => {
+                let _ = write!(out, "<U+{:04X}>", c as u32);
+            }
+            c => out.push(picture(c).unwrap_or(c)),
+        }
+    }
+    out
+}
+
+/// JSON text (as serde_json or sonic-rs writes it) with the C1 and bidirectional
+/// controls escaped as `\u202e`: JSON allows them raw, and neither writer escapes them,
+/// but a terminal or an editor that shows the JSON would obey them. They can only occur
+/// inside strings (JSON's own syntax is ASCII), where the escape means the same text.
+/// Borrowed when there is nothing to escape.
+pub fn escape_json_controls(json: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    // Every such character's UTF-8 encoding begins with 0xC2 (C1), 0xD8 (U+061C) or
+    // 0xE2 (the U+2xxx ones).
+    let mut found = memchr::memchr3_iter(0xC2, 0xD8, 0xE2, json)
+        .filter(|&at| hidden_control_at(&json[at..]).is_some())
+        .peekable();
+    if found.peek().is_none() {
+        return std::borrow::Cow::Borrowed(json);
+    }
+    let mut out = Vec::with_capacity(json.len() + 64);
+    let mut copied = 0;
+    for at in found {
+        let (c, len) = hidden_control_at(&json[at..]).unwrap_or(('\0', 1));
+        out.extend_from_slice(&json[copied..at]);
+        let _ = std::io::Write::write_fmt(&mut out, format_args!("\\u{:04x}", c as u32));
+        copied = at + len;
+    }
+    out.extend_from_slice(&json[copied..]);
+    std::borrow::Cow::Owned(out)
+}
+
+/// The hidden control whose UTF-8 encoding `bytes` begins with, and its length.
+fn hidden_control_at(bytes: &[u8]) -> Option<(char, usize)> {
+    let len = match bytes.first()? {
+        0xC2 | 0xD8 => 2,
+        0xE2 => 3,
+        _ => return None,
+    };
+    let c = std::str::from_utf8(bytes.get(..len)?)
+        .ok()?
+        .chars()
+        .next()?;
+    is_hidden_control(c).then_some((c, len))
 }
 
 /// Bytes as text, borrowed when they are UTF-8 (checked with SIMD: rendered windows
@@ -80,9 +139,45 @@ mod tests {
     fn controls_become_pictures() {
         assert_eq!(
             visible("a\u{1b}[31mb\r\t\u{7f}\u{9b}", true),
-            "a\u{241b}[31mb\u{240d}\t\u{2421}\u{fffd}"
+            "a\u{241b}[31mb\u{240d}\t\u{2421}<U+009B>"
         );
         assert_eq!(visible("a\tb\n", false), "a\u{2409}b\u{240a}");
+    }
+
+    #[test]
+    fn c1_and_bidirectional_controls_are_named() {
+        assert_eq!(
+            visible(
+                "x\u{202e}y\u{2066}\u{2069}\u{200e}\u{200f}\u{61c}\u{85}\u{80}\u{9f}z",
+                false
+            ),
+            "x<U+202E>y<U+2066><U+2069><U+200E><U+200F><U+061C><U+0085><U+0080><U+009F>z"
+        );
+        // Their neighbours are ordinary text.
+        for c in [
+            '\u{7e}', '\u{a0}', '\u{2029}', '\u{202f}', '\u{2065}', '\u{206a}', '\u{61b}',
+        ] {
+            assert_eq!(visible(&c.to_string(), false), c.to_string());
+        }
+    }
+
+    #[test]
+    fn json_escapes_hidden_controls_inside_strings() {
+        let value =
+            serde_json::json!({"name": "evil\u{202e}txt.exe", "c1": "\u{9b}31m", "ok": "é €"});
+        let json = serde_json::to_vec(&value).unwrap();
+        let escaped = escape_json_controls(&json);
+        let text = std::str::from_utf8(&escaped).unwrap();
+        assert!(text.contains(r"evil\u202etxt.exe"), "{text}");
+        assert!(text.contains(r"\u009b31m"), "{text}");
+        assert!(text.contains("é €"));
+        let back: serde_json::Value = serde_json::from_slice(&escaped).unwrap();
+        assert_eq!(back, value);
+        let plain = br#"{"a":"\u00e9 no controls"}"#;
+        assert!(matches!(
+            escape_json_controls(plain),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

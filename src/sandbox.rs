@@ -20,6 +20,12 @@ use crate::names;
 
 /// Links followed in one resolution before it is called a loop (Linux's own limit).
 const MAX_LINK_HOPS: usize = 40;
+/// Times one walk looks again at a component that changed under it (a link swapped for
+/// a file between its stat and its readlink) before the walk starts over.
+const MAX_CHANGES: usize = 40;
+/// The longest PATH accepted (Linux's PATH_MAX): a longer one is INVALID_PARAM before any
+/// lookup, so that no later stage (suggestions, references) works on a hostile length.
+pub const MAX_PATH_BYTES: usize = 4096;
 
 #[cfg(target_os = "linux")]
 const DIR_HANDLE: OFlags = OFlags::PATH;
@@ -68,6 +74,20 @@ struct Prepared {
 enum Leaf {
     Opened(Opened),
     Kind(Kind),
+}
+
+/// Why a walk did not end.
+#[derive(Debug)]
+enum WalkError {
+    Failed(Error),
+    /// The tree kept changing under the walk (a rename race): it may succeed if run again.
+    Changed,
+}
+
+impl From<Error> for WalkError {
+    fn from(error: Error) -> WalkError {
+        WalkError::Failed(error)
+    }
 }
 
 /// The kind of thing a path leads to, found without opening it (for listings).
@@ -129,7 +149,7 @@ impl Root {
             parts,
         } = self.prepare(input)?;
         let mut passed = vec![cleaned];
-        match self.walk(parts, &display, true, &mut passed)? {
+        match self.walk_again_if_changed(parts, &display, true, &mut passed)? {
             // A trailing slash asks for a directory, as it does in the shell.
             (_, Leaf::Opened(Opened::File { .. })) if input.as_bytes().ends_with(b"/") => {
                 Err(Error::new(
@@ -151,7 +171,10 @@ impl Root {
     /// followed inside the root.
     pub fn kind_of(&self, input: &OsStr) -> Option<Kind> {
         let Prepared { display, parts, .. } = self.prepare(input).ok()?;
-        match self.walk(parts, &display, false, &mut Vec::new()).ok()? {
+        match self
+            .walk_again_if_changed(parts, &display, false, &mut Vec::new())
+            .ok()?
+        {
             (_, Leaf::Kind(kind)) => Some(kind),
             (_, Leaf::Opened(_)) => None,
         }
@@ -180,6 +203,12 @@ impl Root {
         let bytes = input.as_bytes();
         if bytes.is_empty() {
             return Err(Error::invalid_param("The path is empty."));
+        }
+        if bytes.len() > MAX_PATH_BYTES {
+            return Err(Error::invalid_param(format!(
+                "The path is {} bytes long; at most {MAX_PATH_BYTES} bytes are accepted.",
+                bytes.len()
+            )));
         }
         if bytes.contains(&0) {
             return Err(Error::invalid_param("The path contains a NUL byte."));
@@ -240,6 +269,31 @@ impl Root {
         parts.join("/")
     }
 
+    /// [`Root::walk`], run a second time when the tree changed under the first (a rename
+    /// race); when it changed under both, the answer says so.
+    fn walk_again_if_changed(
+        &self,
+        parts: Vec<Vec<u8>>,
+        display: &str,
+        open: bool,
+        passed: &mut Vec<Vec<u8>>,
+    ) -> Result<(String, Leaf), Error> {
+        let before = passed.len();
+        match self.walk(parts.clone(), display, open, passed) {
+            Ok(walked) => return Ok(walked),
+            Err(WalkError::Failed(error)) => return Err(error),
+            Err(WalkError::Changed) => passed.truncate(before),
+        }
+        match self.walk(parts, display, open, passed) {
+            Ok(walked) => Ok(walked),
+            Err(WalkError::Failed(error)) => Err(error),
+            Err(WalkError::Changed) => Err(Error::new(
+                ErrorCode::IoError,
+                format!("'{display}' changed while it was being opened; try again."),
+            )),
+        }
+    }
+
     /// Walks `parts` from the root. With `open`, opens the leaf; otherwise stops at its name.
     /// Returns the real relative path and what was opened; `passed` collects the paths of
     /// the links followed and of the leaf.
@@ -249,11 +303,12 @@ impl Root {
         display: &str,
         open: bool,
         passed: &mut Vec<Vec<u8>>,
-    ) -> Result<(String, Leaf), Error> {
+    ) -> Result<(String, Leaf), WalkError> {
         let mut pending: VecDeque<Vec<u8>> = parts.into();
         // The directories entered below the root, each held open, with its name.
         let mut stack: Vec<(OwnedFd, Vec<u8>)> = Vec::new();
         let mut hops = 0;
+        let mut changes = 0;
         // The last link followed: a refusal names it.
         let mut via_link: Option<String> = None;
         while let Some(part) = pending.pop_front() {
@@ -262,7 +317,8 @@ impl Root {
                     return Err(match via_link {
                         Some(link) => Error::link_outside_root(&link),
                         None => Error::outside_root(display),
-                    });
+                    }
+                    .into());
                 }
                 continue;
             }
@@ -281,14 +337,22 @@ impl Root {
                             format!(
                                 "Path '{display}' cannot be resolved: too many levels of symbolic links (a loop through '{here}')."
                             ),
-                        ));
+                        )
+                        .into());
                     }
-                    let target = rustix::fs::readlinkat(dir, part.as_slice(), Vec::new())
-                        .map_err(|e| self.fs_error(e, display))?
-                        .into_bytes();
+                    let target = match rustix::fs::readlinkat(dir, part.as_slice(), Vec::new()) {
+                        Ok(target) => target.into_bytes(),
+                        // No longer a link since the stat (EINVAL): look at it again.
+                        Err(Errno::INVAL) => {
+                            hops -= 1;
+                            look_again(&mut pending, part, &mut changes)?;
+                            continue;
+                        }
+                        Err(e) => return Err(self.fs_error(e, display).into()),
+                    };
                     let target = if target.starts_with(b"/") {
                         let Some(rest) = self.strip_root(&target) else {
-                            return Err(Error::link_outside_root(&here));
+                            return Err(Error::link_outside_root(&here).into());
                         };
                         stack.clear();
                         rest
@@ -311,12 +375,14 @@ impl Root {
                     match fd {
                         Ok(fd) => stack.push((fd, part)),
                         // Replaced by a link since the stat: look at it again.
-                        Err(Errno::LOOP | Errno::NOTDIR) => retry(&mut pending, part, &mut hops)?,
-                        Err(e) => return Err(self.fs_error(e, display)),
+                        Err(Errno::LOOP | Errno::NOTDIR) => {
+                            look_again(&mut pending, part, &mut changes)?
+                        }
+                        Err(e) => return Err(self.fs_error(e, display).into()),
                     }
                 }
                 // Only directories and links to them can have components after them.
-                _ if !is_leaf => return Err(Error::not_found(display)),
+                _ if !is_leaf => return Err(Error::not_found(display).into()),
                 file_type if !open => {
                     let kind = match file_type {
                         FileType::RegularFile => Kind::File,
@@ -335,10 +401,10 @@ impl Root {
                             passed.push(here_bytes);
                             return Ok((here, Leaf::Opened(opened)));
                         }
-                        None => retry(&mut pending, part, &mut hops)?,
+                        None => look_again(&mut pending, part, &mut changes)?,
                     }
                 }
-                _ => return Err(not_a_file(display, stat.st_mode)),
+                _ => return Err(not_a_file(display, stat.st_mode).into()),
             }
         }
         // The path ended on a directory already entered (".", "a/..", or the root itself).
@@ -362,7 +428,8 @@ impl Root {
 
     /// Opens the leaf without following a link and without blocking (a FIFO swapped in
     /// since the stat must not hang us), then trusts only the descriptor's own stat.
-    /// None when the leaf became a link in the meantime.
+    /// None when the leaf changed in the meantime: it became a link (ELOOP), a directory
+    /// became a file (ENOTDIR), a file became a socket (ENXIO).
     fn open_leaf(
         &self,
         dir: BorrowedFd<'_>,
@@ -378,14 +445,16 @@ impl Root {
             | extra;
         let fd = match rustix::fs::openat(dir, name, flags, Mode::empty()) {
             Ok(fd) => fd,
-            Err(Errno::LOOP) => return Ok(None),
+            Err(Errno::LOOP | Errno::NXIO) => return Ok(None),
+            Err(Errno::NOTDIR) if extra.contains(OFlags::DIRECTORY) => return Ok(None),
             Err(e) => return Err(self.fs_error(e, display)),
         };
         let stat = rustix::fs::fstat(&fd).map_err(|e| self.fs_error(e, display))?;
         match FileType::from_raw_mode(stat.st_mode) {
             FileType::RegularFile => {
-                // Regular files ignore O_NONBLOCK for reads, but clear it all the same.
-                let _ = rustix::fs::fcntl_setfl(&fd, OFlags::empty());
+                // O_NONBLOCK stays: files on disk ignore it, and a file that only stat
+                // calls regular (`/proc/kmsg`, a tracing pipe) then answers EAGAIN instead
+                // of blocking the call; the reader turns that into NOT_FILE.
                 Ok(Some(Opened::File {
                     file: File::from(fd),
                     stat,
@@ -411,13 +480,16 @@ impl Root {
     }
 }
 
-fn retry(pending: &mut VecDeque<Vec<u8>>, part: Vec<u8>, hops: &mut usize) -> Result<(), Error> {
-    *hops += 1;
-    if *hops > MAX_LINK_HOPS {
-        return Err(Error::new(
-            ErrorCode::IoError,
-            "The path kept changing while it was resolved.",
-        ));
+/// Puts back a component that changed between its stat and its opening, to be looked at
+/// again; after `MAX_CHANGES` of them the walk gives up as changed.
+fn look_again(
+    pending: &mut VecDeque<Vec<u8>>,
+    part: Vec<u8>,
+    changes: &mut usize,
+) -> Result<(), WalkError> {
+    *changes += 1;
+    if *changes > MAX_CHANGES {
+        return Err(WalkError::Changed);
     }
     pending.push_front(part);
     Ok(())

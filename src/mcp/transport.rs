@@ -1,43 +1,59 @@
 //! The stdio transport of the MCP server. What comes in is read a line at a time: a
-//! `tools/call` request is parsed straight into its type, any other line is handed to
-//! rmcp's own reader. What goes out is written here, each message serialised once with
-//! `sonic-rs`.
+//! `tools/call` request is parsed straight into its type, any other line is looked at
+//! here (every request gets an answer, with JSON-RPC's code for what is wrong with it)
+//! and parsed into rmcp's types. What goes out is written here, each message serialised
+//! once with `sonic-rs`.
 //!
-//! Why not rmcp's reader for every line: it parses a request by trying each of the
-//! client's 22 request types in turn, and `tools/call` is the fourteenth: thirteen
-//! failed attempts, each with its error message formatted, for nearly every line of a
-//! session.
+//! Why not rmcp's reader: it parses a request by trying each of the client's 22 request
+//! types in turn, and `tools/call` is the fourteenth: thirteen failed attempts, each with
+//! its error message formatted, for nearly every line of a session. And it answers a line
+//! that is not JSON, or a request of the wrong shape, with `Invalid request` and no id.
 //!
 //! Why not rmcp's writer: a read's answer carries the window twice (the text block and
 //! `structuredContent`), and escaping those strings one byte at a time (`serde_json`)
 //! and growing the frame buffer while doing it was a third of the server's time per
 //! call. `sonic-rs` escapes with SIMD instructions and writes the same JSON.
+//!
+//! Backpressure (SPEC §12): at most `MAX_IN_FLIGHT` requests are handed to rmcp at once.
+//! Each takes a permit, held by its handler while it runs and by the transport until its
+//! answer is written, so a client that stops reading its answers stops the server from
+//! reading requests instead of growing it: rmcp starts one task per answer to write, and
+//! without the permits those tasks, each holding its answer, would pile up without end.
 
+use std::collections::{HashMap, VecDeque};
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    CallToolRequest, CallToolResult, ClientRequest, JsonRpcMessage, JsonRpcRequest,
-    JsonRpcResponse, RequestId, ServerResult,
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, GetExtensions,
+    JsonRpcMessage, JsonRpcRequest, JsonRpcResponse, RequestId, ServerResult,
 };
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
-use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::{StdioReader, StdioWriter, Transport};
 use serde_json::{Map, Value};
-use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::Mutex;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore};
 
 /// Standard input and output, one JSON-RPC message a line.
 pub struct Stdio {
     incoming: Incoming,
     out: Out,
+    flight: Arc<InFlight>,
 }
 
 /// The longest line read, as rmcp bounds it; a longer one is dropped whole.
 const MAX_LINE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
+
+/// Requests handed to rmcp and not yet answered (SPEC §12).
+pub const MAX_IN_FLIGHT: usize = 64;
+
+/// Requests read while every permit is taken, kept in order until one is free. Reading on
+/// past them lets an answer the server waits for (the client's roots, which every call
+/// needs) arrive behind many calls; past this many (or these many bytes), reading stops.
+const MAX_QUEUED: usize = 64;
+const MAX_QUEUED_BYTES: usize = 8 << 20;
 
 /// Standard input, a line at a time. `receive` may be dropped at any await (rmcp polls it
 /// against its other work) and called again: every state it needs to resume is here.
@@ -47,29 +63,65 @@ struct Incoming {
     line: Vec<u8>,
     /// Passing over the rest of a line longer than `MAX_LINE`.
     discarding: bool,
-    /// rmcp's reader, over one line that is not a `tools/call` request, until it has said
-    /// what that line is.
-    other: Option<AsyncRwTransport<RoleServer, std::io::Cursor<Vec<u8>>, Replies>>,
+    /// Standard input has ended.
+    ended: bool,
+    /// Requests read and waiting for a permit, in order, with their line's length.
+    queued: VecDeque<(RequestId, RxJsonRpcMessage<RoleServer>, usize)>,
+    queued_bytes: usize,
+    /// An answer of the transport's own (to a line that is not a valid request) being
+    /// written: nothing more is read until it is.
+    replying: Option<Pin<Box<dyn Future<Output = io::Result<()>> + Send>>>,
     out: Out,
+    flight: Arc<InFlight>,
 }
 
 /// Standard output. Each message is written whole while the lock is held, so lines
 /// from concurrent calls never interleave.
 type Out = Arc<Mutex<Option<StdioWriter>>>;
 
+/// The permits of the requests in flight.
+struct InFlight {
+    permits: Arc<Semaphore>,
+    /// The transport's share of each unanswered request's permit, by id: given back once
+    /// its answer is written, or when the client cancels it (rmcp then drops the answer).
+    unanswered: std::sync::Mutex<HashMap<RequestId, Arc<OwnedSemaphorePermit>>>,
+}
+
+impl InFlight {
+    fn unanswered(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<RequestId, Arc<OwnedSemaphorePermit>>> {
+        self.unanswered.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The handler's share of its request's permit, carried in the request's extensions into
+/// the handler's context: a call keeps its permit while it runs, even once cancelled.
+#[derive(Clone)]
+struct HandlerPermit(#[allow(dead_code)] Arc<OwnedSemaphorePermit>);
+
 impl Stdio {
     pub fn new() -> Stdio {
         let (input, output) = rmcp::transport::stdio_pipes();
         let out: Out = Arc::new(Mutex::new(Some(output)));
+        let flight = Arc::new(InFlight {
+            permits: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
+            unanswered: std::sync::Mutex::new(HashMap::new()),
+        });
         Stdio {
             incoming: Incoming {
                 read: BufReader::new(input),
                 line: Vec::new(),
                 discarding: false,
-                other: None,
+                ended: false,
+                queued: VecDeque::new(),
+                queued_bytes: 0,
+                replying: None,
                 out: out.clone(),
+                flight: flight.clone(),
             },
             out,
+            flight,
         }
     }
 }
@@ -77,13 +129,31 @@ impl Stdio {
 impl Transport<RoleServer> for Stdio {
     type Error = io::Error;
 
+    /// An answer is written only while its request holds a permit: an answer to a
+    /// request the client cancelled is dropped (as rmcp drops most of them itself).
     fn send(
         &mut self,
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), io::Error>> + Send + 'static {
-        let frame = frame(&item);
+        let answered = match &item {
+            JsonRpcMessage::Response(JsonRpcResponse { id, .. }) => Some(id),
+            JsonRpcMessage::Error(error) => error.id.as_ref(),
+            _ => None,
+        };
+        let (frame, permit) = match answered.map(|id| self.flight.unanswered().remove(id)) {
+            Some(None) => (None, None),
+            Some(permit) => (Some(frame(&item)), permit),
+            None => (Some(frame(&item)), None),
+        };
         let out = self.out.clone();
-        async move { write_line(&out, &frame?).await }
+        async move {
+            let Some(frame) = frame else {
+                return Ok(());
+            };
+            let written = write_line(&out, &frame?).await;
+            drop(permit);
+            written
+        }
     }
 
     fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleServer>>> + Send {
@@ -91,70 +161,359 @@ impl Transport<RoleServer> for Stdio {
     }
 
     async fn close(&mut self) -> Result<(), io::Error> {
-        self.incoming.other = None;
         self.out.lock().await.take();
         Ok(())
     }
 }
 
+/// What `receive` woke for while a request waited for a permit.
+enum Woke {
+    Permit(OwnedSemaphorePermit),
+    Line,
+    Ended,
+}
+
 impl Incoming {
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
-            if let Some(other) = &mut self.other {
-                let message = other.receive().await;
-                self.other = None;
-                match message {
-                    Some(message) => return Some(message),
-                    // Not JSON (skipped), a blank line, or answered `Invalid request`.
-                    None => continue,
+            if let Some(reply) = &mut self.replying {
+                let _ = reply.as_mut().await;
+                self.replying = None;
+            }
+            if !self.queued.is_empty() {
+                let permits = self.flight.permits.clone();
+                if let Ok(permit) = permits.clone().try_acquire_owned() {
+                    return self.hand_over_queued(permit);
+                }
+                let full = self.queued.len() >= MAX_QUEUED || self.queued_bytes >= MAX_QUEUED_BYTES;
+                let woke = match self.ended || full {
+                    true => Woke::Permit(permits.acquire_owned().await.ok()?),
+                    // Wait for a permit, reading on meanwhile: answers and notifications
+                    // need none.
+                    false => tokio::select! {
+                        biased;
+                        permit = permits.acquire_owned() => Woke::Permit(permit.ok()?),
+                        read = read_line(&mut self.read, &mut self.line, &mut self.discarding) => {
+                            match read {
+                                Some(()) => Woke::Line,
+                                None => Woke::Ended,
+                            }
+                        }
+                    },
+                };
+                match woke {
+                    Woke::Permit(permit) => return self.hand_over_queued(permit),
+                    Woke::Ended => {
+                        self.ended = true;
+                        continue;
+                    }
+                    Woke::Line => {}
+                }
+            } else {
+                if self.ended {
+                    return None;
+                }
+                if read_line(&mut self.read, &mut self.line, &mut self.discarding)
+                    .await
+                    .is_none()
+                {
+                    self.ended = true;
+                    return None;
                 }
             }
             // Once a line is whole, it is handled without an await: nothing is lost if
             // this call is dropped.
-            self.read_line().await?;
-            if let Some(call) = tools_call(&self.line) {
-                self.line.clear();
-                return Some(call);
+            let classified = classify(&self.line);
+            let len = self.line.len();
+            self.line.clear();
+            match classified {
+                Line::Skip => {}
+                Line::Reply(answer) => self.reply(answer),
+                Line::Request(id, message) => {
+                    if self.is_unanswered(&id) {
+                        let answer = error_line(
+                            &id.into_json_value(),
+                            INVALID_REQUEST,
+                            "Invalid Request: a request with this id is still being answered.",
+                        );
+                        self.reply(answer);
+                        continue;
+                    }
+                    if self.queued.is_empty()
+                        && let Ok(permit) = self.flight.permits.clone().try_acquire_owned()
+                    {
+                        return Some(self.hand_over(id, message, permit));
+                    }
+                    self.queued_bytes += len;
+                    self.queued.push_back((id, message, len));
+                }
+                Line::Other(message) => {
+                    if let Some(id) = cancelled_request(&message) {
+                        self.forget(&id);
+                    }
+                    return Some(message);
+                }
             }
-            let line = std::mem::take(&mut self.line);
-            let reader = std::io::Cursor::new(line);
-            self.other = Some(AsyncRwTransport::new_server(
-                reader,
-                Replies::new(self.out.clone()),
-            ));
         }
     }
 
-    /// Reads on to the end of a line (`\n` included); None at the end of the input or
-    /// when it cannot be read. A line longer than `MAX_LINE` is dropped, and the next
-    /// one read, as rmcp does.
-    async fn read_line(&mut self) -> Option<()> {
-        loop {
-            let available = self.read.fill_buf().await.ok()?;
-            if available.is_empty() {
-                // A last line without its `\n` is an incomplete message: nothing to read.
-                return None;
+    fn reply(&mut self, answer: Vec<u8>) {
+        let out = self.out.clone();
+        self.replying = Some(Box::pin(async move { write_line(&out, &answer).await }));
+    }
+
+    /// Whether a request with this id was read and is not answered yet.
+    fn is_unanswered(&self, id: &RequestId) -> bool {
+        self.queued.iter().any(|(queued, ..)| queued == id)
+            || self.flight.unanswered().contains_key(id)
+    }
+
+    /// A cancelled request: one still queued is never handed over (nor answered); for
+    /// one in flight, the transport gives back its share of the permit, since rmcp drops
+    /// the answer (the handler keeps its share until it ends).
+    fn forget(&mut self, id: &RequestId) {
+        if let Some(at) = self.queued.iter().position(|(queued, ..)| queued == id) {
+            if let Some((_, _, len)) = self.queued.remove(at) {
+                self.queued_bytes -= len;
             }
-            let newline = memchr::memchr(b'\n', available);
-            let take = newline.map_or(available.len(), |at| at + 1);
-            let ended = newline.is_some();
-            let done = if self.discarding {
-                self.discarding = !ended;
-                false
-            } else if self.line.len().saturating_add(take) > MAX_LINE {
-                self.line.clear();
-                self.discarding = !ended;
-                false
-            } else {
-                self.line.extend_from_slice(&available[..take]);
-                ended
-            };
-            self.read.consume(take);
-            if done {
-                return Some(());
-            }
+            return;
+        }
+        self.flight.unanswered().remove(id);
+    }
+
+    /// The first queued request, handed over with `permit`.
+    fn hand_over_queued(
+        &mut self,
+        permit: OwnedSemaphorePermit,
+    ) -> Option<RxJsonRpcMessage<RoleServer>> {
+        let (id, message, len) = self.queued.pop_front()?;
+        self.queued_bytes -= len;
+        Some(self.hand_over(id, message, permit))
+    }
+
+    /// A request goes to rmcp with its permit, shared by its handler and the transport.
+    fn hand_over(
+        &mut self,
+        id: RequestId,
+        mut message: RxJsonRpcMessage<RoleServer>,
+        permit: OwnedSemaphorePermit,
+    ) -> RxJsonRpcMessage<RoleServer> {
+        let permit = Arc::new(permit);
+        if let JsonRpcMessage::Request(request) = &mut message {
+            request
+                .request
+                .extensions_mut()
+                .insert(HandlerPermit(permit.clone()));
+        }
+        self.flight.unanswered().insert(id, permit);
+        message
+    }
+}
+
+/// Reads on to the end of a line (`\n` included) into `line`; None at the end of the
+/// input or when it cannot be read. A line longer than `MAX_LINE` is dropped, and the
+/// next one read, as rmcp does. Cancel-safe: what was read stays in `line`.
+async fn read_line(
+    read: &mut BufReader<StdioReader>,
+    line: &mut Vec<u8>,
+    discarding: &mut bool,
+) -> Option<()> {
+    loop {
+        let available = read.fill_buf().await.ok()?;
+        if available.is_empty() {
+            // A last line without its `\n` is an incomplete message: nothing to read.
+            return None;
+        }
+        let newline = memchr::memchr(b'\n', available);
+        let take = newline.map_or(available.len(), |at| at + 1);
+        let ended = newline.is_some();
+        let done = if *discarding {
+            *discarding = !ended;
+            false
+        } else if line.len().saturating_add(take) > MAX_LINE {
+            line.clear();
+            *discarding = !ended;
+            false
+        } else {
+            line.extend_from_slice(&available[..take]);
+            ended
+        };
+        read.consume(take);
+        if done {
+            return Some(());
         }
     }
+}
+
+/// JSON-RPC's error codes.
+const PARSE_ERROR: i64 = -32700;
+const INVALID_REQUEST: i64 = -32600;
+const INVALID_PARAMS: i64 = -32602;
+
+/// What one line of input is.
+enum Line {
+    /// Nothing to answer: a blank line, a notification or a response rmcp cannot use.
+    Skip,
+    /// A line to write back: the error that answers a request that cannot be served.
+    Reply(Vec<u8>),
+    Request(RequestId, RxJsonRpcMessage<RoleServer>),
+    /// A notification, or a response to the server's own request.
+    Other(RxJsonRpcMessage<RoleServer>),
+}
+
+/// The requests rmcp knows by their method: one of them whose params do not fit its type
+/// falls through to rmcp's custom request (answered "method not found"); it is answered
+/// "invalid params" here instead.
+const KNOWN_METHODS: &[&str] = {
+    use rmcp::model::*;
+    &[
+        PingRequestMethod::VALUE,
+        InitializeResultMethod::VALUE,
+        DiscoverRequestMethod::VALUE,
+        CompleteRequestMethod::VALUE,
+        SetLevelRequestMethod::VALUE,
+        GetPromptRequestMethod::VALUE,
+        ListPromptsRequestMethod::VALUE,
+        ListResourcesRequestMethod::VALUE,
+        ListResourceTemplatesRequestMethod::VALUE,
+        ReadResourceRequestMethod::VALUE,
+        SubscriptionsListenRequestMethod::VALUE,
+        SubscribeRequestMethod::VALUE,
+        UnsubscribeRequestMethod::VALUE,
+        CallToolRequestMethod::VALUE,
+        ListToolsRequestMethod::VALUE,
+        GetTaskMethod::VALUE,
+        UpdateTaskMethod::VALUE,
+        CancelTaskMethod::VALUE,
+        ListSkillsRequestMethod::VALUE,
+        GetSkillRequestMethod::VALUE,
+        ReadResourceDirectoryRequestMethod::VALUE,
+    ]
+};
+
+/// Says what a line is, and answers what is wrong with a request (SPEC §12): a line that
+/// is not JSON gets -32700 (id null), a message that is not a request object -32600, a
+/// request whose params are not an object or do not fit its method -32602. An unknown
+/// method goes on to rmcp, which answers -32601.
+fn classify(line: &[u8]) -> Line {
+    if let Some(call) = tools_call(line) {
+        return match &call {
+            JsonRpcMessage::Request(request) => Line::Request(request.id.clone(), call),
+            _ => Line::Other(call),
+        };
+    }
+    let body = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Line::Skip;
+    }
+    let value: Value = match serde_json::from_slice(body) {
+        Ok(value) => value,
+        Err(_) => return Line::Reply(error_line(&Value::Null, PARSE_ERROR, "Parse error")),
+    };
+    let Value::Object(object) = value else {
+        return Line::Reply(error_line(
+            &Value::Null,
+            INVALID_REQUEST,
+            "Invalid Request: a message is a JSON object (batches are not served).",
+        ));
+    };
+    let id = object.get("id");
+    // The id to answer with: as given when it may be one, else null.
+    let echo = match id {
+        Some(id @ (Value::Number(_) | Value::String(_))) => id.clone(),
+        _ => Value::Null,
+    };
+    let invalid = |why: &str| Line::Reply(error_line(&echo, INVALID_REQUEST, why));
+    let method = match object.get("method") {
+        Some(Value::String(method)) => method.clone(),
+        Some(_) => return invalid("Invalid Request: the method is not a string."),
+        None if object.contains_key("result") || object.contains_key("error") => {
+            // A response to one of the server's requests; one that rmcp cannot read is
+            // dropped (a response is never answered).
+            return match serde_json::from_value(Value::Object(object)) {
+                Ok(message) => Line::Other(message),
+                Err(_) => Line::Skip,
+            };
+        }
+        None => return invalid("Invalid Request: the message has no method."),
+    };
+    let Some(id) = id else {
+        // A notification: never answered, even when it cannot be read.
+        return match serde_json::from_value(Value::Object(object)) {
+            Ok(message) => Line::Other(message),
+            Err(_) => Line::Skip,
+        };
+    };
+    let Ok(request_id) = serde_json::from_value::<RequestId>(id.clone()) else {
+        return invalid("Invalid Request: the id is not a string or an integer.");
+    };
+    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return invalid("Invalid Request: jsonrpc is not \"2.0\".");
+    }
+    let params = object.get("params");
+    if params.is_some_and(|p| !p.is_object()) {
+        return Line::Reply(error_line(
+            &echo,
+            INVALID_PARAMS,
+            &format!("Invalid params: the params of {method} are not an object."),
+        ));
+    }
+    let params_fail = |why: String| {
+        Line::Reply(error_line(
+            &echo,
+            INVALID_PARAMS,
+            &format!("Invalid params for {method}: {why}."),
+        ))
+    };
+    let why_not = |params: Option<&Value>| match method.as_str() {
+        "tools/call" => match params {
+            None => "it needs params".to_string(),
+            Some(params) => serde_json::from_value::<CallToolRequestParams>(params.clone())
+                .err()
+                .map_or_else(|| "they do not fit".to_string(), |e| e.to_string()),
+        },
+        _ => "they do not fit its parameters".to_string(),
+    };
+    let params = params.cloned();
+    match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(Value::Object(object)) {
+        Ok(JsonRpcMessage::Request(request))
+            if matches!(&request.request, ClientRequest::CustomRequest(custom)
+                if KNOWN_METHODS.contains(&custom.method.as_str())) =>
+        {
+            params_fail(why_not(params.as_ref()))
+        }
+        Ok(message @ JsonRpcMessage::Request(_)) => Line::Request(request_id, message),
+        Ok(_) => invalid("Invalid Request."),
+        Err(_) if KNOWN_METHODS.contains(&method.as_str()) => params_fail(why_not(params.as_ref())),
+        Err(_) => invalid("Invalid Request."),
+    }
+}
+
+/// The id of the request a `notifications/cancelled` names.
+fn cancelled_request(message: &RxJsonRpcMessage<RoleServer>) -> Option<RequestId> {
+    match message {
+        JsonRpcMessage::Notification(notification) => match &notification.notification {
+            rmcp::model::ClientNotification::CancelledNotification(cancelled) => {
+                cancelled.params.request_id.clone()
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A JSON-RPC error answer as a line.
+fn error_line(id: &Value, code: i64, message: &str) -> Vec<u8> {
+    let answer = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {"code": code, "message": message},
+    });
+    let mut line =
+        crate::names::escape_json_controls(&serde_json::to_vec(&answer).unwrap_or_default())
+            .into_owned();
+    line.push(b'\n');
+    line
 }
 
 /// A `tools/call` request, parsed as rmcp would parse it, straight into its type; None
@@ -178,6 +537,10 @@ fn frame(item: &TxJsonRpcMessage<RoleServer>) -> io::Result<Vec<u8>> {
         None => sonic_rs::to_writer(&mut line, item),
     }
     .map_err(io::Error::other)?;
+    // The C1 and bidirectional controls, which JSON allows raw, are written `\u202e`.
+    if let std::borrow::Cow::Owned(escaped) = crate::names::escape_json_controls(&line) {
+        line = escaped;
+    }
     line.push(b'\n');
     Ok(line)
 }
@@ -268,55 +631,6 @@ async fn write_line(out: &Out, line: &[u8]) -> io::Result<()> {
     out.flush().await
 }
 
-/// Where rmcp's reader writes its own replies (`Invalid request` for a message of the
-/// wrong shape): collected, then written as one line when flushed, through the same lock
-/// as every other message. The reader awaits that flush before it reads on.
-struct Replies {
-    out: Out,
-    pending: Vec<u8>,
-    writing: Option<Pin<Box<dyn Future<Output = io::Result<()>> + Send>>>,
-}
-
-impl Replies {
-    fn new(out: Out) -> Replies {
-        Replies {
-            out,
-            pending: Vec::new(),
-            writing: None,
-        }
-    }
-}
-
-impl AsyncWrite for Replies {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        _cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<io::Result<usize>> {
-        self.get_mut().pending.extend_from_slice(buf);
-        Poll::Ready(Ok(buf.len()))
-    }
-
-    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
-        if this.writing.is_none() && !this.pending.is_empty() {
-            let line = std::mem::take(&mut this.pending);
-            let out = this.out.clone();
-            this.writing = Some(Box::pin(async move { write_line(&out, &line).await }));
-        }
-        if let Some(writing) = &mut this.writing {
-            let written = std::task::ready!(writing.as_mut().poll(cx));
-            this.writing = None;
-            written?;
-        }
-        Poll::Ready(Ok(()))
-    }
-
-    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.poll_flush(cx)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -378,6 +692,120 @@ mod tests {
         ] {
             assert!(tools_call(line.as_bytes()).is_none(), "{line}");
         }
+    }
+
+    /// The id and code of the error a line is answered with, or None when it goes on.
+    fn answer(line: &str) -> Option<(Value, i64)> {
+        match classify(line.as_bytes()) {
+            Line::Reply(reply) => {
+                assert_eq!(reply.last(), Some(&b'\n'));
+                let v: Value = serde_json::from_slice(&reply).unwrap();
+                assert_eq!(v["jsonrpc"], "2.0");
+                Some((v["id"].clone(), v["error"]["code"].as_i64().unwrap()))
+            }
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn every_request_that_cannot_be_served_gets_its_json_rpc_error() {
+        use serde_json::json;
+        for (line, id, code) in [
+            ("not json", Value::Null, PARSE_ERROR),
+            ("{\"jsonrpc\":\"2.0\",\"id\":1", Value::Null, PARSE_ERROR),
+            ("[]", Value::Null, INVALID_REQUEST),
+            ("\"x\"", Value::Null, INVALID_REQUEST),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":[]}"#,
+                json!(1),
+                INVALID_PARAMS,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":5}}"#,
+                json!(2),
+                INVALID_PARAMS,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read","arguments":7}}"#,
+                json!(3),
+                INVALID_PARAMS,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":"q","method":"initialize","params":{}}"#,
+                json!("q"),
+                INVALID_PARAMS,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":4,"method":null}"#,
+                json!(4),
+                INVALID_REQUEST,
+            ),
+            (
+                r#"{"jsonrpc":"1.0","id":5,"method":"ping"}"#,
+                json!(5),
+                INVALID_REQUEST,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+                json!(1.5),
+                INVALID_REQUEST,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#,
+                Value::Null,
+                INVALID_REQUEST,
+            ),
+            (r#"{"jsonrpc":"2.0","id":6}"#, json!(6), INVALID_REQUEST),
+        ] {
+            assert_eq!(answer(line), Some((id, code)), "{line}");
+        }
+    }
+
+    #[test]
+    fn well_formed_messages_go_on_to_rmcp() {
+        for line in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":"a","method":"tools/list"}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"no/such/method","params":{"x":1}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read","arguments":{"path":"a"}}}"#,
+            "\u{feff}{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}\r\n",
+        ] {
+            assert!(
+                matches!(classify(line.as_bytes()), Line::Request(..)),
+                "{line}"
+            );
+        }
+        for line in [
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}"#,
+            r#"{"jsonrpc":"2.0","id":0,"result":{"roots":[]}}"#,
+        ] {
+            assert!(
+                matches!(classify(line.as_bytes()), Line::Other(_)),
+                "{line}"
+            );
+        }
+        for line in ["", "  \r\n"] {
+            assert!(matches!(classify(line.as_bytes()), Line::Skip), "{line:?}");
+        }
+        // A notification is never answered, whatever its shape.
+        for line in [
+            r#"{"jsonrpc":"2.0","method":"x","params":5}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":[]}"#,
+            r#"{"method":"notifications/initialized"}"#,
+        ] {
+            assert_eq!(answer(line), None, "{line}");
+        }
+        let cancel =
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r-9"}}"#;
+        let Line::Other(message) = classify(cancel.as_bytes()) else {
+            panic!("a notification");
+        };
+        assert_eq!(
+            cancelled_request(&message),
+            Some(RequestId::String("r-9".into()))
+        );
     }
 
     #[derive(serde::Serialize)]

@@ -1,8 +1,13 @@
 //! One line's text, fed in pieces: skip to `--start-char`, keep `--max-line-chars`
 //! characters, count the rest; invalid UTF-8 becomes U+FFFD as `from_utf8_lossy` would.
 //!
-//! The cutter never holds more of a line than the part it shows: a 100 MB line costs
-//! a character count, not 100 MB of memory.
+//! The cutter never holds more of a line than the part it shows, and the part it shows
+//! is bounded twice: by characters (`--max-line-chars`, at most [`MAX_LINE_CHARS`]) and by
+//! bytes (what is left of `--max-bytes`). A 1 GiB line costs a character count, not 1 GiB
+//! of memory, whatever the options.
+
+/// The most characters of one line ever kept, whatever `--max-line-chars` says.
+pub const MAX_LINE_CHARS: u64 = 1_000_000;
 
 /// What a line turned out to be once all its pieces were fed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -33,6 +38,8 @@ impl LineFacts {
 pub struct LineCutter {
     to_skip: u64,
     to_keep: u64,
+    /// Bytes of text that may still be kept (the window's byte budget).
+    bytes_left: usize,
     facts: LineFacts,
     /// The start of a multi-byte character split across two pieces.
     carry: [u8; 4],
@@ -44,9 +51,17 @@ const REPLACEMENT: &str = "\u{FFFD}";
 impl LineCutter {
     /// `skip` characters are passed over, then at most `keep` are written.
     pub fn new(skip: u64, keep: u64) -> LineCutter {
+        LineCutter::within(skip, keep, usize::MAX)
+    }
+
+    /// As [`LineCutter::new`], keeping at most `bytes` bytes of text too (but at least
+    /// one character, so that paging with `--start-char` always moves on). A line cut by
+    /// bytes is cut as one cut by characters is: marked, its rest counted.
+    pub fn within(skip: u64, keep: u64, bytes: usize) -> LineCutter {
         LineCutter {
             to_skip: skip,
-            to_keep: keep,
+            to_keep: keep.min(MAX_LINE_CHARS),
+            bytes_left: bytes,
             facts: LineFacts::default(),
             carry: [0; 4],
             carry_len: 0,
@@ -183,20 +198,29 @@ impl LineCutter {
             }
         }
         if self.to_keep > 0 {
-            match nth_char_offset(text, self.to_keep) {
-                Some(at) => {
-                    out.extend_from_slice(&text.as_bytes()[..at]);
-                    self.facts.shown += self.to_keep;
-                    self.to_keep = 0;
-                    text = &text[at..];
+            let by_chars = nth_char_offset(text, self.to_keep);
+            let mut at = by_chars.unwrap_or(text.len());
+            let by_bytes = at > self.bytes_left;
+            if by_bytes {
+                at = text.floor_char_boundary(self.bytes_left);
+                if at == 0 && self.facts.shown == 0 {
+                    at = text.chars().next().map_or(0, char::len_utf8);
                 }
-                None => {
-                    let n = char_count(text);
-                    out.extend_from_slice(text.as_bytes());
-                    self.facts.shown += n;
-                    self.to_keep -= n;
-                    return;
-                }
+            }
+            let n = match (by_chars, by_bytes) {
+                (Some(_), false) => self.to_keep,
+                _ => char_count(&text[..at]),
+            };
+            out.extend_from_slice(&text.as_bytes()[..at]);
+            self.facts.shown += n;
+            self.to_keep -= n;
+            self.bytes_left = self.bytes_left.saturating_sub(at);
+            if by_bytes {
+                self.to_keep = 0;
+            }
+            text = &text[at..];
+            if self.to_keep > 0 {
+                return;
             }
         }
         self.facts.dropped += char_count(text);
@@ -208,18 +232,27 @@ impl LineCutter {
         self.to_skip -= skip;
         self.facts.skipped += skip;
         text = &text[skip as usize..];
-        let keep = self.to_keep.min(text.len() as u64);
-        out.extend_from_slice(&text[..keep as usize]);
-        self.to_keep -= keep;
-        self.facts.shown += keep;
-        self.facts.dropped += (text.len() as u64) - keep;
+        let by_chars = self.to_keep.min(text.len() as u64) as usize;
+        let mut keep = by_chars.min(self.bytes_left);
+        if keep == 0 && by_chars > 0 && self.facts.shown == 0 {
+            keep = 1;
+        }
+        out.extend_from_slice(&text[..keep]);
+        self.to_keep -= keep as u64;
+        self.facts.shown += keep as u64;
+        self.bytes_left = self.bytes_left.saturating_sub(keep);
+        if keep < by_chars {
+            self.to_keep = 0;
+        }
+        self.facts.dropped += (text.len() - keep) as u64;
     }
 
     fn emit_replacement(&mut self, out: &mut Vec<u8>) {
-        if self.to_skip == 0 && self.to_keep > 0 {
+        let shown = self.facts.shown;
+        self.emit_str(REPLACEMENT, out);
+        if self.facts.shown > shown {
             self.facts.replaced = true;
         }
-        self.emit_str(REPLACEMENT, out);
     }
 }
 
@@ -404,7 +437,71 @@ mod tests {
         assert_eq!((facts.skipped, facts.shown, facts.dropped), (4, 3, 3));
     }
 
+    #[test]
+    fn the_byte_budget_cuts_too_and_keeps_one_character_at_least() {
+        let mut out = Vec::new();
+        let mut cutter = LineCutter::within(0, 100, 5);
+        cutter.feed("héllo wörld".as_bytes(), &mut out);
+        let facts = cutter.finish(&mut out);
+        assert_eq!(String::from_utf8(out).unwrap(), "héll");
+        assert_eq!((facts.shown, facts.dropped), (4, 7));
+        let mut out = Vec::new();
+        let mut cutter = LineCutter::within(0, 100, 1);
+        cutter.feed("€uro".as_bytes(), &mut out);
+        let facts = cutter.finish(&mut out);
+        assert_eq!(String::from_utf8(out).unwrap(), "€");
+        assert_eq!((facts.shown, facts.dropped), (1, 3));
+    }
+
+    #[test]
+    fn no_line_keeps_more_than_a_million_characters() {
+        let mut out = Vec::new();
+        let mut cutter = LineCutter::new(0, u64::MAX);
+        for _ in 0..3 {
+            cutter.feed(&[b'x'; 1 << 20], &mut out);
+        }
+        let facts = cutter.finish(&mut out);
+        assert_eq!(out.len() as u64, MAX_LINE_CHARS);
+        assert_eq!(facts.dropped, 3 * (1 << 20) - MAX_LINE_CHARS);
+    }
+
     proptest! {
+        #[test]
+        fn a_byte_budget_keeps_the_characters_that_fit(
+            line in proptest::collection::vec(
+                prop_oneof![Just(b'a'), Just(0xC3u8), Just(0xA9u8), Just(0xE2u8), Just(0x82u8),
+                    Just(0xACu8), Just(0xF0u8), Just(0x9Fu8), Just(0x98u8), Just(0x80u8)],
+                0..48,
+            ),
+            skip in 0u64..6,
+            keep in 0u64..30,
+            bytes in 0usize..24,
+            pieces in proptest::collection::vec(0usize..8, 0..10),
+        ) {
+            let mut cutter = LineCutter::within(skip, keep, bytes);
+            let mut out = Vec::new();
+            let mut rest = &line[..];
+            for &size in &pieces {
+                let size = size.min(rest.len());
+                cutter.feed(&rest[..size], &mut out);
+                rest = &rest[size..];
+            }
+            cutter.feed(rest, &mut out);
+            let facts = cutter.finish(&mut out);
+            let text = String::from_utf8_lossy(&line);
+            let chars: Vec<char> = text.chars().skip(skip as usize).collect();
+            let mut want = String::new();
+            for c in chars.iter().take(keep as usize) {
+                if !want.is_empty() && want.len() + c.len_utf8() > bytes {
+                    break;
+                }
+                want.push(*c);
+            }
+            prop_assert_eq!(String::from_utf8(out).unwrap(), want.clone());
+            prop_assert_eq!(facts.shown, want.chars().count() as u64);
+            prop_assert_eq!(facts.total(), text.chars().count() as u64);
+        }
+
         #[test]
         fn matches_lossy_decoding_of_the_whole_line(
             line in proptest::collection::vec(

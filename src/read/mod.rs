@@ -55,7 +55,8 @@ pub struct TextWindow {
     pub encoding: String,
     pub bom: bool,
     pub content_hash: Option<String>,
-    /// Bytes read from a stream (a file's size comes from its stat).
+    /// Bytes read from a stream, a file whose size read 0 included (a file's size
+    /// otherwise comes from its stat).
     pub bytes_read: u64,
     /// When strict UTF-8 fell back: the legacy encoding `--encoding auto` would choose.
     pub suggested_encoding: Option<String>,
@@ -74,7 +75,8 @@ pub enum ReadError {
 
 /// Where a text input's bytes come from.
 pub enum TextInput<'f, R> {
-    /// A regular file of this size: read at offsets, its tail found from its end.
+    /// A regular file of this size: read at offsets, its tail found from its end. A size
+    /// of 0 proves nothing (`/proc`, `/sys`): such a file is read as a stream, to its end.
     File(&'f File, u64),
     Stream(R),
 }
@@ -83,13 +85,19 @@ pub enum TextInput<'f, R> {
 ///
 /// A regular file read as UTF-8 is read at offsets (so that large skips and counts run
 /// on every core) unless its bytes must be hashed in order; its tail is found by reading
-/// backwards from its end. Anything else is one stream, decoded when it is not UTF-8.
+/// backwards from its end. Anything else is one stream, decoded when it is not UTF-8:
+/// also a file whose size reads 0, which is read to its end within `stream_limit` (the
+/// kernel's files in `/proc` and `/sys` have content and no size).
 pub fn text<R: Read>(
     input: TextInput<'_, R>,
     file_name: &str,
     options: TextOptions<'_>,
 ) -> Result<TextWindow, ReadError> {
     match input {
+        TextInput::File(file, 0) => {
+            let metered = Metered::new(file, options.hash, options.stream_limit);
+            text_from(metered, None, file_name, options)
+        }
         TextInput::File(file, size) => {
             let metered = Metered::new(file, options.hash, None);
             text_from(metered, Some((file, size)), file_name, options)
@@ -178,6 +186,30 @@ pub fn entries(names: &[String], spec: &WindowSpec) -> Result<Window, WindowErro
     window::read_window(window::Input::Stream(&text[..]), spec)
 }
 
+/// Pages one page of a directory's listing like the lines of a file: `page` holds the
+/// entries from the `first`-th (0-based) on, of `total` in all. The entries outside the
+/// page are never held: they stand as blank lines, which the window skips and counts as
+/// it skips and counts a file's lines, so that numbering, the limit, the byte budget
+/// and the errors past the end are those of [`entries`].
+pub fn entries_page(
+    page: &[String],
+    first: u64,
+    total: u64,
+    spec: &WindowSpec,
+) -> Result<Window, WindowError> {
+    let mut text = Vec::new();
+    for name in page {
+        text.extend_from_slice(crate::names::visible(name, false).as_bytes());
+        text.push(b'\n');
+    }
+    let after = total.saturating_sub(first + page.len() as u64);
+    let input = std::io::repeat(b'\n')
+        .take(first)
+        .chain(&text[..])
+        .chain(std::io::repeat(b'\n').take(after));
+    window::read_window(window::Input::Stream(input), spec)
+}
+
 /// The words for a window that starts past its input: `one`/`many` name its units.
 pub fn past_the_end(err: &WindowError, path: &str, one: &str, many: &str) -> Error {
     let message = match err {
@@ -203,4 +235,81 @@ pub fn past_the_end(err: &WindowError, path: &str, one: &str, many: &str) -> Err
         WindowError::Io(err) => return Error::read_failed(path, err),
     };
     Error::new(ErrorCode::InvalidParam, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::numbers::NumberStyle;
+    use std::io::{Seek, SeekFrom, Write};
+
+    fn options(window: &WindowSpec) -> TextOptions<'_> {
+        TextOptions {
+            window,
+            encoding: EncodingChoice::Utf8,
+            hash: true,
+            stream_limit: Some(64),
+        }
+    }
+
+    fn spec(start: Start) -> WindowSpec {
+        WindowSpec {
+            start,
+            limit: 500,
+            start_char: 1,
+            max_line_chars: 2000,
+            max_bytes: 51200,
+            numbers: NumberStyle::Pipe,
+            line_endings: true,
+        }
+    }
+
+    /// A file whose size reads 0 (as `/proc` files do) is read to its end, hashed, and
+    /// held to the size limit as a stream is.
+    #[test]
+    fn a_file_whose_size_reads_zero_is_read_as_a_stream() {
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(b"one\ntwo\nthree\n").unwrap();
+        for start in [Start::Line(1), Start::Tail(2)] {
+            file.seek(SeekFrom::Start(0)).unwrap();
+            let spec = spec(start);
+            let input = TextInput::<std::io::Empty>::File(&file, 0);
+            let read = text(input, "status", options(&spec)).unwrap();
+            assert_eq!(read.window.total_lines, 3);
+            assert_eq!(read.bytes_read, 14);
+            assert_eq!(
+                read.content_hash.unwrap(),
+                blake3::hash(b"one\ntwo\nthree\n").to_hex().to_string()
+            );
+            let shown = String::from_utf8(read.window.content).unwrap();
+            match start {
+                Start::Line(_) => assert_eq!(shown, "   1 | one\n   2 | two\n   3 | three\n"),
+                Start::Tail(_) => assert_eq!(shown, "   2 | two\n   3 | three\n"),
+            }
+        }
+        file.write_all(&[b'x'; 100]).unwrap();
+        file.seek(SeekFrom::Start(0)).unwrap();
+        let spec = spec(Start::Line(1));
+        let input = TextInput::<std::io::Empty>::File(&file, 0);
+        assert!(matches!(
+            text(input, "status", options(&spec)),
+            Err(ReadError::SizeLimitPassed)
+        ));
+    }
+
+    /// A read that says it would block ends the read with that error, at once.
+    #[test]
+    fn a_read_that_would_block_is_an_error() {
+        struct WouldBlock;
+        impl Read for WouldBlock {
+            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+                Err(std::io::ErrorKind::WouldBlock.into())
+            }
+        }
+        let spec = spec(Start::Line(1));
+        match text(TextInput::Stream(WouldBlock), "kmsg", options(&spec)) {
+            Err(ReadError::Io(err)) => assert_eq!(err.kind(), std::io::ErrorKind::WouldBlock),
+            other => panic!("{other:?}"),
+        }
+    }
 }

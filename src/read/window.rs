@@ -3,7 +3,8 @@
 //!
 //! It is pure over any `Read` and uses one fixed buffer, so memory stays flat whatever
 //! the input: lines outside the window are never decoded, and a shown line is held
-//! only up to its cut.
+//! only up to its cut, which the byte budget bounds as `--max-line-chars` does (the
+//! first line too: at least one line is shown, but never more of it than the budget).
 
 use std::collections::VecDeque;
 use std::io::{self, Read};
@@ -11,7 +12,7 @@ use std::io::{self, Read};
 use memchr::{memchr, memchr_iter};
 
 use crate::read::endings::LineEndings;
-use crate::read::line::{LineCutter, LineFacts};
+use crate::read::line::{LineCutter, LineFacts, MAX_LINE_CHARS};
 use crate::read::numbers::{LineNumber, NumberStyle};
 pub use crate::read::source::{BUFFER_SIZE, Input, LineSource};
 
@@ -352,6 +353,8 @@ fn budget(spec: &WindowSpec) -> usize {
 struct Renderer {
     numbers: NumberStyle,
     max_line_chars: u64,
+    /// `--max-bytes`: no line's text is kept beyond it.
+    budget: usize,
     number: LineNumber,
 }
 
@@ -359,7 +362,8 @@ impl Renderer {
     fn new(spec: &WindowSpec) -> Renderer {
         Renderer {
             numbers: spec.numbers,
-            max_line_chars: spec.max_line_chars,
+            max_line_chars: spec.max_line_chars.min(MAX_LINE_CHARS),
+            budget: budget(spec),
             number: LineNumber::default(),
         }
     }
@@ -376,8 +380,12 @@ impl Renderer {
         self.number.set(number);
         self.numbers.write_prefix_of(out, &self.number);
         let text_start = out.len();
+        // A line alone past the budget is cut at it: a later line would not be shown
+        // anyway, and the first one, always shown, is not held whole.
+        let max_text = self.budget.saturating_sub(text_start - start);
         let whole = match skip {
-            0 => whole_line(source.buffered(), self.max_line_chars),
+            0 => whole_line(source.buffered(), self.max_line_chars)
+                .filter(|line| line.text <= max_text),
             _ => None,
         };
         let facts = match whole {
@@ -390,7 +398,7 @@ impl Renderer {
                 }
             }
             None => {
-                let mut cutter = LineCutter::new(skip, self.max_line_chars);
+                let mut cutter = LineCutter::within(skip, self.max_line_chars, max_text);
                 source.next_line(&mut cutter, out)?;
                 cutter.finish(out)
             }
@@ -739,6 +747,18 @@ mod tests {
     }
 
     fn naive_window(data: &[u8], start: u64, limit: u64, max_chars: u64) -> (String, u64) {
+        naive_window_within(data, start, limit, max_chars, usize::MAX)
+    }
+
+    /// The naive window with each line's text cut at `max_chars` characters and at the
+    /// bytes that `max_bytes` leaves after its number (at least one character).
+    fn naive_window_within(
+        data: &[u8],
+        start: u64,
+        limit: u64,
+        max_chars: u64,
+        max_bytes: usize,
+    ) -> (String, u64) {
         let lines = naive_lines(data);
         let mut out = String::new();
         for (i, line) in lines
@@ -749,10 +769,20 @@ mod tests {
         {
             let text = String::from_utf8_lossy(line);
             let chars: Vec<char> = text.chars().collect();
-            out.push_str(&format!("{:>4} | ", i + 1));
-            out.extend(chars.iter().take(max_chars as usize));
-            if chars.len() as u64 > max_chars {
-                out.push_str(&format!(" … [+{} chars]", chars.len() as u64 - max_chars));
+            let prefix = format!("{:>4} | ", i + 1);
+            let room = max_bytes.saturating_sub(prefix.len());
+            let mut kept = String::new();
+            for c in chars.iter().take(max_chars as usize) {
+                if !kept.is_empty() && kept.len() + c.len_utf8() > room {
+                    break;
+                }
+                kept.push(*c);
+            }
+            let shown = kept.chars().count();
+            out.push_str(&prefix);
+            out.push_str(&kept);
+            if chars.len() > shown {
+                out.push_str(&format!(" … [+{} chars]", chars.len() - shown));
             }
             out.push('\n');
         }
@@ -901,7 +931,8 @@ mod tests {
             let mut s = spec(start, limit);
             s.max_line_chars = max_chars;
             s.max_bytes = max_bytes;
-            let (unbounded, total) = naive_window(&data, start, limit, max_chars);
+            let (unbounded, total) =
+                naive_window_within(&data, start, limit, max_chars, max_bytes as usize);
             let mut want = String::new();
             let mut shown = 0;
             for line in unbounded.split_inclusive('\n') {

@@ -121,8 +121,11 @@ fn scalar(value: &Value) -> String {
 
 /// Escapes text for XML 1.0. Markup characters become entities (`>` too, so `]]>` cannot
 /// appear), `\r` a character reference (parsers would otherwise turn it into `\n`), and
-/// characters XML 1.0 cannot carry their control pictures. In attributes, tabs and
-/// newlines are references too, so that they survive attribute normalisation.
+/// characters XML 1.0 cannot carry their control pictures. C1 and bidirectional controls,
+/// which XML 1.0 allows but a terminal or an editor showing the XML would obey, are
+/// character references (`&#x9B;`, `&#x202E;`): the parsed text is the same. In
+/// attributes, tabs and newlines are references too, so that they survive attribute
+/// normalisation.
 pub fn escape(text: &str, attribute: bool) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -137,6 +140,9 @@ pub fn escape(text: &str, attribute: bool) -> String {
             '\t' | '\n' => out.push(c),
             '\0'..='\u{1f}' => out.push(crate::names::picture(c).unwrap_or('\u{FFFD}')),
             '\u{FFFE}' | '\u{FFFF}' => out.push('\u{FFFD}'),
+            c if crate::names::is_hidden_control(c) => {
+                let _ = write!(out, "&#x{:X};", c as u32);
+            }
             _ => out.push(c),
         }
     }
@@ -159,5 +165,23 @@ mod tests {
         );
         assert_eq!(escape("\"q\"\n", true), "&quot;q&quot;&#10;");
         assert_eq!(escape("\u{FFFF}", false), "\u{FFFD}");
+        assert_eq!(
+            escape("a\u{9b}b\u{202e}c\u{85}", true),
+            "a&#x9B;b&#x202E;c&#x85;"
+        );
+    }
+
+    #[test]
+    fn hidden_controls_parse_back_from_their_references() {
+        let text = "x\u{80}\u{9f}\u{202a}\u{2069}\u{200f}\u{61c}y";
+        let xml = format!(
+            "<a b=\"{}\">{}</a>",
+            escape(text, true),
+            escape(text, false)
+        );
+        assert!(!xml.contains('\u{9f}') && !xml.contains('\u{202a}'));
+        let doc = roxmltree::Document::parse(&xml).unwrap();
+        assert_eq!(doc.root_element().text(), Some(text));
+        assert_eq!(doc.root_element().attribute("b"), Some(text));
     }
 }

@@ -20,6 +20,7 @@ mod pipeline;
 mod reach;
 mod readme;
 mod references;
+mod regression;
 mod sandbox;
 mod structure;
 mod terminal;

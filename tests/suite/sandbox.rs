@@ -262,17 +262,56 @@ fn a_read_that_fails_midway_is_io_error() {
     );
 }
 
+/// A directory every user can pass through: the temporary directory when every directory
+/// above it lets others through, else `/tmp`. The checkout, the target directory and
+/// `$TMPDIR` may all sit under a 0700 home.
+fn reachable_temp_dir() -> std::path::PathBuf {
+    let temp = std::env::temp_dir();
+    let passable =
+        |dir: &Path| std::fs::metadata(dir).is_ok_and(|m| m.permissions().mode() & 0o001 != 0);
+    match temp.ancestors().all(passable) {
+        true => temp,
+        false => std::path::PathBuf::from("/tmp"),
+    }
+}
+
+/// [`jail`] in a directory that an unprivileged user can reach.
+fn reachable_jail() -> Workspace {
+    let ws = Workspace {
+        dir: tempfile::tempdir_in(reachable_temp_dir()).expect("temp dir"),
+    };
+    ws.file("outside/secret.txt", "TOP SECRET\n");
+    ws.file("root/sub/inner.txt", "inner\n");
+    ws
+}
+
 /// Runs agentread as an unprivileged user when the tests run as root, so that file modes
-/// are enforced; as any other user, runs it as that user.
+/// are enforced; as any other user, runs it as that user. As root, the binary runs from a
+/// copy inside the workspace, so that where the checkout lies does not matter.
 fn unprivileged(ws: &Workspace, args: &[&str]) -> std::process::Output {
-    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("agentread"));
+    let built = Path::new(assert_cmd::cargo::cargo_bin!("agentread"));
+    let root = rustix::process::geteuid().is_root();
+    let binary = match root {
+        true => {
+            let copy = ws.path().join("bin/agentread");
+            if !copy.exists() {
+                std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+                std::fs::copy(built, &copy).unwrap();
+            }
+            copy
+        }
+        false => built.to_path_buf(),
+    };
+    let mut cmd = Command::new(binary);
     cmd.current_dir(ws.path().join("root"))
         .args(args)
         .env_remove("AGENTREAD_ROOT")
         .stdin(Stdio::null());
-    if rustix::process::geteuid().is_root() {
+    if root {
         // nobody must be able to reach the binary and the workspace.
-        std::fs::set_permissions(ws.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        for dir in [ws.path(), &ws.path().join("bin")] {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
         cmd.uid(65534).gid(65534);
     }
     cmd.output().unwrap()
@@ -280,7 +319,7 @@ fn unprivileged(ws: &Workspace, args: &[&str]) -> std::process::Output {
 
 #[test]
 fn files_and_directories_the_os_refuses_are_permission_denied() {
-    let ws = jail();
+    let ws = reachable_jail();
     let root = ws.path().join("root");
     std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o755)).unwrap();
     std::fs::set_permissions(root.join("sub"), std::fs::Permissions::from_mode(0o755)).unwrap();

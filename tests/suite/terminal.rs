@@ -74,11 +74,25 @@ fn control_characters_show_as_pictures_on_a_terminal() {
     let seen = on_terminal(&ws, &["evil.txt", "--color", "never"], &[]);
     assert_eq!(
         seen,
-        "   1 | a\u{241b}[2Jb\u{240d}c\u{2407}\u{2421}\u{fffd}d\te\n"
+        "   1 | a\u{241b}[2Jb\u{240d}c\u{2407}\u{2421}<U+009B>d\te\n"
     );
     // Off a terminal, the same bytes pass through unchanged.
     let piped = stdout(&ws.run(&["evil.txt", "--color", "never"]));
     assert_eq!(piped, "   1 | a\x1b[2Jb\rc\x07\x7f\u{9b}d\te\n");
+}
+
+/// A "Trojan Source" line shows on a terminal what the compiler sees (SPEC §14).
+#[test]
+fn bidirectional_controls_are_named_on_a_terminal_only() {
+    let ws = Workspace::new();
+    ws.file("trojan.rs", "if x\u{202e} {\u{2066}admin\u{2069}\u{200f}\n");
+    let seen = on_terminal(&ws, &["trojan.rs", "--color", "never"], &[]);
+    assert_eq!(seen, "   1 | if x<U+202E> {<U+2066>admin<U+2069><U+200F>\n");
+    let piped = stdout(&ws.run(&["trojan.rs", "--color", "never"]));
+    assert_eq!(
+        piped,
+        "   1 | if x\u{202e} {\u{2066}admin\u{2069}\u{200f}\n"
+    );
 }
 
 #[test]

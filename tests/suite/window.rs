@@ -139,8 +139,10 @@ fn the_budget_counts_number_prefixes_and_always_shows_one_line() {
     let v = ws.json(&["f.txt", "--max-bytes", "22"]);
     assert_eq!(v["stats"]["lines_read"], 2);
     assert_eq!(v["data"]["truncated"], false);
+    // The line always shown is cut at the budget, keeping one character at least.
     let v = ws.json(&["f.txt", "--max-bytes", "1"]);
-    assert_eq!(v["data"]["content"], "   1 | abc\n");
+    assert_eq!(v["data"]["content"], "   1 | a … [+2 chars]\n");
+    assert_eq!(v["data"]["next_start_char"], 2);
     let v = ws.json(&["f.txt", "--max-bytes", "4", "--numbers", "none"]);
     assert_eq!(v["data"]["content"], "abc\n");
 }
