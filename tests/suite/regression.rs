@@ -593,14 +593,15 @@ fn a_line_longer_than_the_byte_budget_is_cut_at_it_and_never_held_whole() {
     for (max_bytes, shown, end_line) in [("51200", 25596u64, 1), ("100000000", 1_000_000, 2)] {
         // Waited for with wait4, for its peak resident memory.
         #[allow(clippy::zombie_processes)]
-        // Started through `sh -c exec`, so that the peak counts agentread's memory, not
-        // the pages of this (large, many-threaded) test process a fork would copy.
-        let mut child = Command::new("sh")
-            .args(["-c", "exec \"$0\" \"$@\""])
-            .arg(bin())
-            .args(["one-line.txt", "-f", "json", "--max-line-chars", "1000000"])
+        // No current directory is set, so that std spawns with posix_spawn (a vfork):
+        // a fork would copy this large test process's pages into the child, and its peak
+        // would count them.
+        let mut child = Command::new(bin())
+            .arg(&path)
+            .arg("--root")
+            .arg(ws.path())
+            .args(["-f", "json", "--max-line-chars", "1000000"])
             .args(["--max-bytes", max_bytes])
-            .current_dir(ws.path())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
