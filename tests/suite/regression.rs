@@ -563,16 +563,14 @@ fn a_listing_page_is_numbered_from_its_start_and_counts_every_entry() {
 // ---------------------------------------------------------------------------------------
 // 7: no line is held whole
 
-/// Peak resident memory of a finished child, in KiB (Linux reports `ru_maxrss` in KiB).
-fn wait_peak_rss_kib(child: &Child) -> u64 {
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value; wait4 fills it for our own child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = child.id() as libc::pid_t;
-    // SAFETY: waits for our own child, with valid pointers to locals.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid);
-    usage.ru_maxrss as u64
+/// The peak resident memory of a running process, in KiB (`VmHWM`).
+fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc/PID/status")
 }
 
 #[test]
@@ -591,11 +589,6 @@ fn a_line_longer_than_the_byte_budget_is_cut_at_it_and_never_held_whole() {
     // --max-line-chars when the budget is larger (1,000,000 characters, 2 MB): the line
     // is cut at the smaller bound, its second line then shown too.
     for (max_bytes, shown, end_line) in [("51200", 25596u64, 1), ("100000000", 1_000_000, 2)] {
-        // Waited for with wait4, for its peak resident memory.
-        #[allow(clippy::zombie_processes)]
-        // No current directory is set, so that std spawns with posix_spawn (a vfork):
-        // a fork would copy this large test process's pages into the child, and its peak
-        // would count them.
         let mut child = Command::new(bin())
             .arg(&path)
             .arg("--root")
@@ -603,17 +596,27 @@ fn a_line_longer_than_the_byte_budget_is_cut_at_it_and_never_held_whole() {
             .args(["-f", "json", "--max-line-chars", "1000000"])
             .args(["--max-bytes", max_bytes])
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        let mut out = String::new();
-        child
-            .stdout
-            .take()
-            .unwrap()
-            .read_to_string(&mut out)
-            .unwrap();
-        let peak = wait_peak_rss_kib(&child);
+        let mut stdout = child.stdout.take().unwrap();
+        // A 4 KiB pipe: the answer (over 50 KB) keeps agentread alive, its window already
+        // read, until the output is drained, so its own high-water mark can be read from
+        // /proc (`ru_maxrss` from wait4 also counts pages a spawn inherited).
+        // SAFETY: F_SETPIPE_SZ on a pipe descriptor this process owns.
+        unsafe {
+            libc::fcntl(
+                std::os::fd::AsRawFd::as_raw_fd(&stdout),
+                libc::F_SETPIPE_SZ,
+                4096,
+            )
+        };
+        let mut first = [0u8; 1];
+        stdout.read_exact(&mut first).unwrap();
+        let peak = peak_rss_kib(child.id());
+        let mut out = String::from_utf8(first.to_vec()).unwrap();
+        stdout.read_to_string(&mut out).unwrap();
+        assert!(child.wait().unwrap().success());
         let v: Value = serde_json::from_str(out.trim()).unwrap();
         let first = v["data"]["content"]
             .as_str()
