@@ -102,9 +102,9 @@ pub fn read(request: &Request, plan: Plan) -> Result<Success, Error> {
             };
             match how {
                 How::Lines => read_file(request, facts, &file, &spec, asked_line),
-                how => {
+                How::Structure(structure) => {
                     check_size(request, &facts)?;
-                    crate::structured::read(request, facts, &file, &spec, how)
+                    crate::structured::read(request, facts, &file, &spec, structure)
                 }
             }
         }

@@ -304,7 +304,7 @@ mod tests {
         };
         assert!(help("max_line_chars").contains(&format!("[default: {DEFAULT_MAX_LINE_CHARS}]")));
         assert!(help("max_bytes").contains(&format!("[default: {DEFAULT_MAX_BYTES}]")));
-        assert!(help("limit").contains("[default: 500]"));
+        assert!(help(crate::params::name::LIMIT).contains("[default: 500]"));
     }
 
     fn hint(args: &[&str]) -> Format {

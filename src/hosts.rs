@@ -163,9 +163,9 @@ fn toml_string(s: &str) -> String {
     out
 }
 
-/// `s` as a YAML double-quoted scalar that is also a JSON string: JSON's escapes, plus
-/// `\uXXXX` for what YAML may not hold raw or would read as a line break (DEL, the C1
-/// controls with NEL, U+2028, U+2029, U+FFFE, U+FFFF).
+/// `s` as a YAML double-quoted scalar that is also a JSON string: JSON's escapes, plus a
+/// four-digit `\u` escape for what YAML may not hold raw or would read as a line break
+/// (DEL, the C1 controls with NEL, U+2028, U+2029, U+FFFE, U+FFFF).
 fn yaml_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     for c in Value::from(s).to_string().chars() {

@@ -12,6 +12,26 @@ pub const DEFAULT_LIMIT: u64 = 500;
 pub const MAX_LIMIT: u64 = 2000;
 pub const MAX_CONTEXT: u64 = 999;
 
+/// The wire name of each parameter: the one place it is spelt, for the table and for the
+/// messages and hints that name a parameter.
+pub mod name {
+    pub const PATH: &str = "path";
+    pub const START_LINE: &str = "start_line";
+    pub const LIMIT: &str = "limit";
+    pub const TAIL: &str = "tail";
+    pub const START_CHAR: &str = "start_char";
+    pub const CONTEXT: &str = "context";
+    pub const HASH: &str = "hash";
+    pub const IF_CHANGED: &str = "if_changed";
+    pub const END_LINE: &str = "end_line";
+    pub const VIEW_RANGE: &str = "view_range";
+    pub const SYMBOL: &str = "symbol";
+    pub const OUTLINE: &str = "outline";
+    pub const ENCLOSING: &str = "enclosing";
+    pub const RAW: &str = "raw";
+    pub const ENCODING: &str = "encoding";
+}
+
 /// The tool parameters of one call, each checked on its own (their combination is checked
 /// by `request`). `None` and `false`: not given.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -90,7 +110,7 @@ pub enum Kind {
 /// lists them.
 pub static PARAMS: &[Param] = &[
     Param {
-        name: "path",
+        name: name::PATH,
         aliases: &["file_path", "filePath"],
         long: None,
         short: None,
@@ -107,7 +127,7 @@ pub static PARAMS: &[Param] = &[
         },
     },
     Param {
-        name: "start_line",
+        name: name::START_LINE,
         aliases: &["offset"],
         long: Some("start-line"),
         short: Some('s'),
@@ -124,7 +144,7 @@ pub static PARAMS: &[Param] = &[
         },
     },
     Param {
-        name: "limit",
+        name: name::LIMIT,
         aliases: &["max_lines"],
         long: Some("limit"),
         short: Some('n'),
@@ -141,7 +161,7 @@ pub static PARAMS: &[Param] = &[
         },
     },
     Param {
-        name: "tail",
+        name: name::TAIL,
         aliases: &[],
         long: Some("tail"),
         short: None,
@@ -158,7 +178,7 @@ pub static PARAMS: &[Param] = &[
         },
     },
     Param {
-        name: "start_char",
+        name: name::START_CHAR,
         aliases: &[],
         long: Some("start-char"),
         short: None,
@@ -175,7 +195,7 @@ pub static PARAMS: &[Param] = &[
         },
     },
     Param {
-        name: "context",
+        name: name::CONTEXT,
         aliases: &[],
         long: Some("context"),
         short: Some('C'),
@@ -192,7 +212,7 @@ pub static PARAMS: &[Param] = &[
         },
     },
     Param {
-        name: "hash",
+        name: name::HASH,
         aliases: &[],
         long: Some("hash"),
         short: None,
@@ -206,7 +226,7 @@ pub static PARAMS: &[Param] = &[
         },
     },
     Param {
-        name: "if_changed",
+        name: name::IF_CHANGED,
         aliases: &[],
         long: Some("if-changed"),
         short: None,
@@ -223,7 +243,7 @@ pub static PARAMS: &[Param] = &[
         },
     },
     Param {
-        name: "end_line",
+        name: name::END_LINE,
         aliases: &[],
         long: None,
         short: None,
@@ -240,7 +260,7 @@ pub static PARAMS: &[Param] = &[
         },
     },
     Param {
-        name: "view_range",
+        name: name::VIEW_RANGE,
         aliases: &[],
         long: None,
         short: None,
@@ -254,7 +274,7 @@ pub static PARAMS: &[Param] = &[
         },
     },
     Param {
-        name: "symbol",
+        name: name::SYMBOL,
         aliases: &[],
         long: None,
         short: None,
@@ -271,7 +291,7 @@ pub static PARAMS: &[Param] = &[
         },
     },
     Param {
-        name: "outline",
+        name: name::OUTLINE,
         aliases: &[],
         long: Some("outline"),
         short: None,
@@ -285,7 +305,7 @@ pub static PARAMS: &[Param] = &[
         },
     },
     Param {
-        name: "enclosing",
+        name: name::ENCLOSING,
         aliases: &[],
         long: Some("enclosing"),
         short: None,
@@ -299,7 +319,7 @@ pub static PARAMS: &[Param] = &[
         },
     },
     Param {
-        name: "raw",
+        name: name::RAW,
         aliases: &[],
         long: Some("raw"),
         short: None,
@@ -313,7 +333,7 @@ pub static PARAMS: &[Param] = &[
         },
     },
     Param {
-        name: "encoding",
+        name: name::ENCODING,
         aliases: &[],
         long: None,
         short: None,
@@ -470,6 +490,14 @@ impl Wording {
                 Some(long) => format!("--{long}"),
                 None => format!("--{}", name.replace('_', "-")),
             },
+        }
+    }
+
+    /// A flag turned on: `--outline`, or `outline=true`.
+    pub fn flag(self, name: &str) -> String {
+        match self {
+            Wording::Cli => self.name(name),
+            Wording::Tool => format!("{name}=true"),
         }
     }
 

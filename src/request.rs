@@ -12,7 +12,7 @@ use crate::cli::{Cli, ColorWhen, Format};
 use crate::deny::DenyPolicy;
 use crate::error::Error;
 use crate::names;
-use crate::params::{self, MAX_LIMIT, Wording};
+use crate::params::{self, MAX_LIMIT, Wording, name};
 use crate::read::numbers::NumberStyle;
 use crate::sandbox::Root;
 use crate::sniff::EncodingChoice;
@@ -159,7 +159,7 @@ impl Params {
             Target::Path(p) => names::text_of(p.as_bytes()),
         };
         let mut map = Map::new();
-        map.insert("path".into(), Value::String(path));
+        map.insert(name::PATH.into(), Value::String(path));
         map.extend(self.given.clone());
         map
     }
@@ -466,7 +466,10 @@ fn tool_params_from_call(object: &Map<String, Value>, mcp: bool) -> Result<ToolP
         outline: given.outline,
         enclosing: given.enclosing,
     };
-    check_tail(&tool.window, ["tail", "start_line", "start_char"])?;
+    check_tail(
+        &tool.window,
+        [name::TAIL, name::START_LINE, name::START_CHAR],
+    )?;
     let w = &mut tool.window;
     let range = match (given.end_line, given.view_range) {
         (Some(_), Some(_)) => {
@@ -474,21 +477,24 @@ fn tool_params_from_call(object: &Map<String, Value>, mcp: bool) -> Result<ToolP
                 "end_line and view_range cannot be combined: give one of them.",
             ));
         }
-        (Some(end), None) => Some(("end_line", w.start_line.unwrap_or(1), Some(end))),
+        (Some(end), None) => Some((name::END_LINE, w.start_line.unwrap_or(1), Some(end))),
         (None, Some((start, end))) => {
             if w.start_line.is_some() {
                 return Err(Error::invalid_param(
                     "view_range names its first line itself; start_line cannot be combined with it.",
                 ));
             }
-            Some(("view_range", start, end))
+            Some((name::VIEW_RANGE, start, end))
         }
         (None, None) => None,
     };
     if let Some((name, start, end)) = range {
-        if let Some(other) = [(w.limit.is_some(), "limit"), (w.tail.is_some(), "tail")]
-            .into_iter()
-            .find_map(|(given, n)| given.then_some(n))
+        if let Some(other) = [
+            (w.limit.is_some(), name::LIMIT),
+            (w.tail.is_some(), name::TAIL),
+        ]
+        .into_iter()
+        .find_map(|(given, n)| given.then_some(n))
         {
             return Err(Error::invalid_param(format!(
                 "{name} cannot be combined with {other}: give one of them."

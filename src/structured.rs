@@ -9,25 +9,25 @@ use std::time::Duration;
 use crate::answer::read_text;
 use crate::error::{Error, ErrorCode};
 use crate::outcome::{FileFacts, OutlineRead, Success, SymbolInfo};
-use crate::params::MAX_LIMIT;
-use crate::read::window::{Start, TruncatedBy, WindowSpec};
+use crate::params::name;
+use crate::read::window::{Start, TruncatedBy, WindowSpec, write_cut_marker};
 use crate::read::{self, TextInput};
 use crate::request::Request;
 use crate::structure::{self, KNOWN_LANGUAGES, Language, Lookup, Symbol};
-use crate::target::How;
+use crate::target::Structure;
 
 /// The largest file that is parsed.
 pub const MAX_PARSE_BYTES: u64 = 8 << 20;
 /// How long a parse may take.
 const PARSE_BUDGET: Duration = Duration::from_secs(2);
 
-/// Reads `file` as `how` asks.
+/// Reads what `structure` asks of `file`.
 pub fn read(
     request: &Request,
     facts: FileFacts,
     file: &File,
     spec: &WindowSpec,
-    how: How,
+    structure: Structure,
 ) -> Result<Success, Error> {
     let path = facts.path.clone();
     let bytes = read_bounded(file, &path, request)?;
@@ -38,21 +38,20 @@ pub fn read(
         .map_err(|evidence| Error::binary(&path, evidence))?;
     let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
     let language = Language::detect(file_name, first_line);
-    match how {
-        How::Lines => unreachable_lines(),
-        How::Outline { from, to, within } => {
+    match structure {
+        Structure::Outline { from, to, within } => {
             let language = known(language, &path, request)?;
             let symbols = parse(language, &bytes, &path, request)?;
             outline(request, facts, &bytes, language, &symbols, from, to, within)
         }
-        How::Symbol(query) => {
+        Structure::Symbol(query) => {
             let language = known(language, &path, request)?;
             let symbols = parse(language, &bytes, &path, request)?;
             let symbol = lookup(&symbols, language, &query, &path)?;
             let info = info(symbol);
             lines_of(request, facts, bytes, spec, Some(language), info)
         }
-        How::Enclosing(line) => {
+        Structure::Enclosing(line) => {
             let total = count_lines(&bytes);
             if line > total {
                 return Err(read::past_the_end(
@@ -79,13 +78,6 @@ pub fn read(
     }
 }
 
-/// `How::Lines` is answered by the window reader, never here.
-fn unreachable_lines() -> Result<Success, Error> {
-    Err(Error::internal(
-        "A window was sent to the structure reader; please report this as a bug.",
-    ))
-}
-
 /// The file's bytes, up to [`MAX_PARSE_BYTES`] (read to the end: a size of 0 proves
 /// nothing).
 fn read_bounded(file: &File, path: &str, request: &Request) -> Result<Vec<u8>, Error> {
@@ -101,7 +93,7 @@ fn read_bounded(file: &File, path: &str, request: &Request) -> Result<Vec<u8>, E
                 "File '{path}' is larger than 8 MiB, the most that is parsed for its structure; line windows still work ({}).",
                 request
                     .wording
-                    .set(&[("start_line", &"N"), ("limit", &"M")])
+                    .set(&[(name::START_LINE, &"N"), (name::LIMIT, &"M")])
             ),
         ));
     }
@@ -112,7 +104,7 @@ fn known(language: Option<Language>, path: &str, request: &Request) -> Result<La
     language.ok_or_else(|| {
         Error::invalid_param(format!(
             "'{path}' is not in a language whose structure is known ({KNOWN_LANGUAGES}); {} reads any file's lines.",
-            request.wording.set(&[("start_line", &"N")])
+            request.wording.set(&[(name::START_LINE, &"N")])
         ))
     })
 }
@@ -130,7 +122,7 @@ fn parse(
                 "The structure of '{path}' cannot be read: {why}; line windows still work ({}).",
                 request
                     .wording
-                    .set(&[("start_line", &"N"), ("limit", &"M")])
+                    .set(&[(name::START_LINE, &"N"), (name::LIMIT, &"M")])
             ),
         )
     })
@@ -209,7 +201,7 @@ fn block(bytes: &[u8], line: u64) -> SymbolInfo {
 }
 
 fn count_lines(bytes: &[u8]) -> u64 {
-    let newlines = memchr::memchr_iter(b'\n', bytes).count() as u64;
+    let newlines = bytecount::count(bytes, b'\n') as u64;
     newlines + u64::from(!bytes.is_empty() && !bytes.ends_with(b"\n"))
 }
 
@@ -225,7 +217,7 @@ fn lines_of(
     let lines = symbol.end_line - symbol.start_line + 1;
     let spec = WindowSpec {
         start: Start::Line(symbol.start_line),
-        limit: lines.min(spec.limit).min(MAX_LIMIT),
+        limit: lines.min(spec.limit),
         ..*spec
     };
     let input = TextInput::Stream(Cursor::new(bytes));
@@ -325,12 +317,14 @@ fn outline(
     }))
 }
 
-/// A definition's line, cut as `--max-line-chars` cuts lines.
+/// A definition's line, cut as `--max-line-chars` cuts lines (with the window's marker).
 fn cut(text: &str, max_chars: u64) -> String {
     let chars = text.chars().count() as u64;
     if chars <= max_chars {
         return text.to_string();
     }
     let kept: String = text.chars().take(max_chars as usize).collect();
-    format!("{kept} … [+{} chars]", chars - max_chars)
+    let mut line = kept.into_bytes();
+    write_cut_marker(&mut line, chars - max_chars);
+    String::from_utf8_lossy(&line).into_owned()
 }

@@ -13,7 +13,7 @@ use rustix::fs::Stat;
 use crate::cli::Format;
 use crate::error::{Error, ErrorCode};
 use crate::names;
-use crate::params::{DEFAULT_LIMIT, MAX_LIMIT};
+use crate::params::{DEFAULT_LIMIT, MAX_LIMIT, name};
 use crate::read::window::{Start, WindowSpec};
 use crate::request::Request;
 use crate::sandbox::{Opened, Resolved};
@@ -50,6 +50,12 @@ pub enum Plan {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum How {
     Lines,
+    Structure(Structure),
+}
+
+/// What of a file's structure is read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Structure {
     /// `PATH#SYMBOL` or `symbol`: the lines of one symbol.
     Symbol(String),
     /// `--outline`: the symbols that start within `from..=to` (of `within`'s children).
@@ -206,90 +212,95 @@ fn how(
     };
     let structure = symbol.is_some() || request.outline || request.enclosing;
     if structure && !file {
+        // A directory's outline (its map of symbols) is not built: refused, rather than
+        // answered with a plain listing that would pass for it.
         let what = match (&symbol, request.outline) {
             (Some(_), _) => "A symbol".to_string(),
-            (None, true) => return Ok(How::Lines),
-            (None, false) => name("enclosing"),
+            (None, true) => name(name::OUTLINE),
+            (None, false) => name(name::ENCLOSING),
         };
         return Err(Error::invalid_param(format!(
-            "{what} can be read only from a file, not from a directory."
+            "{what} reads a file, not a directory: give one of its files, or list the directory without it."
         )));
     }
     if request.outline && request.enclosing {
         return Err(Error::invalid_param(format!(
             "{} and {} cannot be combined: give one of them.",
-            name("outline"),
-            name("enclosing")
+            name(name::OUTLINE),
+            name(name::ENCLOSING)
         )));
     }
     if let Some(symbol) = symbol {
         if let Some(flag) = first(&[
             (reference.is_some(), "a line reference (PATH:N)"),
-            (w.start_line.is_some(), "start_line"),
-            (w.tail.is_some(), "tail"),
-            (w.context.is_some(), "context"),
-            (w.start_char.is_some(), "start_char"),
-            (request.enclosing, "enclosing"),
+            (w.start_line.is_some(), name::START_LINE),
+            (w.tail.is_some(), name::TAIL),
+            (w.context.is_some(), name::CONTEXT),
+            (w.start_char.is_some(), name::START_CHAR),
+            (request.enclosing, name::ENCLOSING),
         ]) {
             return Err(Error::invalid_param(format!(
                 "A symbol names its lines itself; {flag} cannot be combined with it."
             )));
         }
         return Ok(match request.outline {
-            true => How::Outline {
+            true => How::Structure(Structure::Outline {
                 from: 1,
                 to: None,
                 within: Some(symbol),
-            },
-            false => How::Symbol(symbol),
+            }),
+            false => How::Structure(Structure::Symbol(symbol)),
         });
     }
     if request.outline {
         if let Some(flag) = first(&[
-            (w.tail.is_some(), "tail"),
-            (w.context.is_some(), "context"),
-            (w.start_char.is_some(), "start_char"),
+            (w.tail.is_some(), name::TAIL),
+            (w.context.is_some(), name::CONTEXT),
+            (w.start_char.is_some(), name::START_CHAR),
         ]) {
             return Err(Error::invalid_param(format!(
                 "{} lists symbols; {flag} cannot be combined with it.",
-                name("outline")
+                name(name::OUTLINE)
             )));
         }
         return Ok(match reference {
-            Some(LineRef { line, end }) => How::Outline {
+            Some(LineRef { line, end }) => How::Structure(Structure::Outline {
                 from: line,
                 to: Some(end.unwrap_or(u64::MAX)),
                 within: None,
-            },
-            None => How::Outline {
+            }),
+            None => How::Structure(Structure::Outline {
                 from: w.start_line.unwrap_or(1),
                 to: None,
                 within: None,
-            },
+            }),
         });
     }
     if request.enclosing {
         if let Some(flag) = first(&[
-            (w.tail.is_some(), "tail"),
-            (w.context.is_some(), "context"),
-            (w.start_char.is_some(), "start_char"),
+            (w.tail.is_some(), name::TAIL),
+            (w.context.is_some(), name::CONTEXT),
+            (w.start_char.is_some(), name::START_CHAR),
             (
                 reference.is_some_and(|r| r.end.is_some()),
                 "a range (PATH:N-M)",
             ),
-            (reference.is_some() && w.start_line.is_some(), "start_line"),
+            (
+                reference.is_some() && w.start_line.is_some(),
+                name::START_LINE,
+            ),
         ]) {
             return Err(Error::invalid_param(format!(
                 "{} reads what holds one line; {flag} cannot be combined with it.",
-                name("enclosing")
+                name(name::ENCLOSING)
             )));
         }
         return match reference.map(|r| r.line).or(w.start_line) {
-            Some(line) => Ok(How::Enclosing(line)),
+            Some(line) => Ok(How::Structure(Structure::Enclosing(line))),
             None => Err(Error::invalid_param(format!(
                 "{} needs a line: a PATH:N target (such as src/main.rs:42) or {}.",
-                name("enclosing"),
-                request.wording.set(&[("start_line", &"N")])
+                name(name::ENCLOSING),
+                request.wording.set(&[(name::START_LINE, &"N")])
             ))),
         };
     }
@@ -389,8 +400,8 @@ fn spec_for(request: &Request, reference: Option<LineRef>) -> Result<WindowSpec,
         if w.context.is_some() {
             return Err(Error::invalid_param(format!(
                 "{} needs a PATH:N target (such as src/main.rs:42 with {}).",
-                name("context"),
-                request.wording.set(&[("context", &5)])
+                name(name::CONTEXT),
+                request.wording.set(&[(name::CONTEXT, &5)])
             )));
         }
         return Ok(spec);
@@ -398,10 +409,10 @@ fn spec_for(request: &Request, reference: Option<LineRef>) -> Result<WindowSpec,
     let n = reference.line;
     if let Some(end) = reference.end {
         if let Some(flag) = [
-            (w.start_line.is_some(), "start_line"),
-            (w.limit.is_some(), "limit"),
-            (w.tail.is_some(), "tail"),
-            (w.context.is_some(), "context"),
+            (w.start_line.is_some(), name::START_LINE),
+            (w.limit.is_some(), name::LIMIT),
+            (w.tail.is_some(), name::TAIL),
+            (w.context.is_some(), name::CONTEXT),
         ]
         .into_iter()
         .find_map(|(given, param)| given.then(|| name(param)))
@@ -427,9 +438,9 @@ fn spec_for(request: &Request, reference: Option<LineRef>) -> Result<WindowSpec,
     }
     if w.start_line.is_some() || w.tail.is_some() {
         let flag = name(if w.tail.is_some() {
-            "tail"
+            name::TAIL
         } else {
-            "start_line"
+            name::START_LINE
         });
         return Err(Error::invalid_param(format!(
             "A PATH:N target starts at line N; {flag} cannot be combined with it (drop :N, or drop {flag})."

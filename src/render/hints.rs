@@ -3,7 +3,7 @@
 //! (JSON `text`, `--call`, MCP) says `start_line=501`.
 
 use crate::outcome::Success;
-use crate::params::Wording;
+use crate::params::{Wording, name};
 use crate::read::window::{TruncatedBy, Window};
 
 /// The footer lines worth saying for this answer, in order.
@@ -11,7 +11,12 @@ use crate::read::window::{TruncatedBy, Window};
 pub fn footer(success: &Success, max_bytes: u64, wording: Wording) -> Vec<String> {
     match success {
         Success::Text(read) => {
-            let mut hints = window_hints(&read.window, max_bytes, wording, "file", "lines");
+            // A truncated window of code: its outline finds the part worth reading.
+            let also = match read.language.is_some() && read.symbol.is_none() {
+                true => format!(" Use {} to list its symbols.", wording.flag(name::OUTLINE)),
+                false => String::new(),
+            };
+            let mut hints = window_hints(&read.window, max_bytes, wording, "file", "lines", &also);
             if read.window.replaced() {
                 let mut hint = format!(
                     "[Bytes that are not valid {} are shown as U+FFFD.",
@@ -20,35 +25,25 @@ pub fn footer(success: &Success, max_bytes: u64, wording: Wording) -> Vec<String
                 if let Some(legacy) = &read.suggested_encoding {
                     hint.push_str(&format!(
                         " This looks like {legacy}: use {}.",
-                        wording.set(&[("encoding", &"auto")])
+                        wording.set(&[(name::ENCODING, &"auto")])
                     ));
                 }
                 hint.push(']');
                 hints.push(hint);
-            }
-            // A truncated window of code: its outline finds the part worth reading.
-            if read.window.truncated()
-                && read.language.is_some()
-                && read.symbol.is_none()
-                && let Some(first) = hints.first_mut()
-                && let Some(open) = first.strip_suffix(']')
-            {
-                *first = format!(
-                    "{open} Use {} to list its symbols.]",
-                    match wording {
-                        Wording::Cli => "--outline",
-                        Wording::Tool => "outline=true",
-                    }
-                );
             }
             if let Some(hash) = &read.facts.content_hash {
                 hints.push(format!("[content_hash: {hash}]"));
             }
             hints
         }
-        Success::Directory(listing) => {
-            window_hints(&listing.window, max_bytes, wording, "directory", "entries")
-        }
+        Success::Directory(listing) => window_hints(
+            &listing.window,
+            max_bytes,
+            wording,
+            "directory",
+            "entries",
+            "",
+        ),
         Success::Unchanged(unchanged) => vec![format!(
             "(unchanged since hash {})",
             unchanged.facts.content_hash.as_deref().unwrap_or_default()
@@ -64,7 +59,7 @@ pub fn footer(success: &Success, max_bytes: u64, wording: Wording) -> Vec<String
                     "[Truncated: showing {shown} symbols from line {} of {} in the file. Use {} to continue.]",
                     outline.start_line,
                     outline.total_symbols,
-                    wording.set(&[("start_line", &next)])
+                    wording.set(&[(name::START_LINE, &next)])
                 )],
                 None => Vec::new(),
             }
@@ -78,6 +73,8 @@ fn window_hints(
     wording: Wording,
     kind: &str,
     unit: &str,
+    // Said after "Use … to continue." on the truncation line.
+    also: &str,
 ) -> Vec<String> {
     if window.total_lines == 0 {
         return vec![format!("({kind} is empty)")];
@@ -94,8 +91,8 @@ fn window_hints(
             _ => "Truncated".to_string(),
         };
         hints.push(format!(
-            "[{why}: showing {unit} {first}-{last} of {total}. Use {} to continue.]",
-            wording.set(&[("start_line", &next)])
+            "[{why}: showing {unit} {first}-{last} of {total}. Use {} to continue.{also}]",
+            wording.set(&[(name::START_LINE, &next)])
         ));
     }
     if window.tail_dropped > 0 {
@@ -104,7 +101,7 @@ fn window_hints(
             "[Truncated at {} bytes: showing the last {} {unit} ({first}-{last} of {total}). Use {} for the {dropped} before them.]",
             max_bytes,
             window.lines_read(),
-            wording.set(&[("start_line", &(first - dropped)), ("limit", &dropped)]),
+            wording.set(&[(name::START_LINE, &(first - dropped)), (name::LIMIT, &dropped)]),
         ));
     }
     if let Some(cut) = window.first_cut() {
@@ -114,8 +111,8 @@ fn window_hints(
             cut.shown_to,
             cut.total,
             wording.set(&[
-                ("start_line", &cut.line),
-                ("start_char", &(cut.shown_to + 1))
+                (name::START_LINE, &cut.line),
+                (name::START_CHAR, &(cut.shown_to + 1))
             ]),
         ));
     }

@@ -823,3 +823,45 @@ async fn max_file_size_is_checked_before_an_image_is_recognised() {
     );
     client.cancel().await.unwrap();
 }
+
+/// SPEC §12 and §17: every hint a model sees names a parameter it can pass; the hash is
+/// a footer line of the text block; a call without a path says that `path` is required.
+#[tokio::test]
+async fn hints_name_parameters_and_the_hash_is_a_footer_line() {
+    let ws = workspace();
+    let client = plain_client(&ws, &[]).await;
+    for args in [
+        json!({"path": "src/app.rs", "limit": 3}),
+        json!({"path": "long.txt"}),
+        json!({"path": "latin1.txt"}),
+        json!({"path": "src/app.rs:3", "start_line": 2}),
+        json!({"path": "src/app.rs", "context": 2}),
+        json!({"path": "src/app.rs", "symbol": "x", "tail": 3}),
+        json!({"path": "src/app.rs", "enclosing": true}),
+        json!({"path": "src/nope.rs"}),
+    ] {
+        let r = call(&client, args.clone()).await;
+        let text = text_of(&r, 0);
+        assert!(!text.contains("--"), "{args}: {text}");
+    }
+    let r = call(&client, json!({"path": "src/app.rs", "limit": 3})).await;
+    assert!(
+        text_of(&r, 0)
+            .contains("Use start_line=4 to continue. Use outline=true to list its symbols.]")
+    );
+    let r = call(&client, json!({"path": "src/lib.rs", "hash": true})).await;
+    let hash = blake3::hash(b"pub fn a() {}\n").to_hex().to_string();
+    assert!(
+        text_of(&r, 0).ends_with(&format!("[content_hash: {hash}]\n")),
+        "{}",
+        text_of(&r, 0)
+    );
+    let r = call(&client, json!({"limit": 3})).await;
+    assert_eq!(r.is_error, Some(true));
+    assert!(
+        text_of(&r, 0).contains("The parameter 'path' is required"),
+        "{}",
+        text_of(&r, 0)
+    );
+    client.cancel().await.unwrap();
+}

@@ -153,3 +153,92 @@ fn unknown_languages_and_truncated_code_windows() {
             .contains("Use outline=true to list its symbols.")
     );
 }
+
+#[test]
+fn ambiguous_symbols_are_refused_with_every_match_as_a_target() {
+    let ws = Workspace::new();
+    ws.file(
+        "two.rs",
+        "struct A;\nimpl A {\n    fn new() {}\n}\nstruct B;\nimpl B {\n    fn new() {}\n}\n",
+    );
+    let out = ws.run(&["two.rs#new"]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        "agentread: INVALID_PARAM: Symbol 'new' is ambiguous in 'two.rs' (2 matches).\nDid you mean one of these?\n  two.rs#A::new\n  two.rs#B::new\n"
+    );
+    // The exact qualified name picks one.
+    let out = ws.run(&["two.rs#B::new", "--no-hint"]);
+    assert_eq!(stdout(&out), "   7 |     fn new() {}\n");
+}
+
+#[test]
+fn an_existing_file_whose_name_holds_the_hash_wins() {
+    let ws = workspace();
+    ws.file("lib.rs#new", "not rust\n");
+    let out = ws.run(&["lib.rs#new", "--no-hint"]);
+    assert_eq!(stdout(&out), "   1 | not rust\n");
+}
+
+#[test]
+fn the_outline_is_paged_by_start_line_and_by_a_range() {
+    let ws = workspace();
+    let names = |args: &[&str]| -> Vec<String> {
+        let mut all = args.to_vec();
+        all.extend(["--outline", "-f", "json"]);
+        json_lines(&ws.run(&all))[0]["data"]["symbols"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["qualified_name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        names(&["lib.rs", "-s", "14"]),
+        [
+            "Window::render",
+            "impl fmt::Display for Window",
+            "Window::fmt"
+        ]
+    );
+    assert_eq!(names(&["lib.rs:8-12"]), ["impl Window", "Window::new"]);
+    // A symbol's outline lists what it holds.
+    assert_eq!(
+        names(&["lib.rs#impl Window"]),
+        ["Window::new", "Window::render"]
+    );
+}
+
+#[test]
+fn structure_is_refused_for_directories_and_files_over_8_mib() {
+    let ws = workspace();
+    ws.mkdir("src");
+    let out = ws.run(&["src", "--outline"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let big = "fn f() {}\n".repeat((8 << 20) / 10 + 1);
+    ws.file("big.rs", &big);
+    let out = ws.run(&["big.rs", "--outline"]);
+    assert_eq!(code(&out), 8, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("line windows still work"),
+        "{}",
+        stderr(&out)
+    );
+    // A window of it still works.
+    assert_eq!(code(&ws.run(&["big.rs", "-n", "1"])), 0);
+}
+
+#[test]
+fn outline_lines_are_cut_as_max_line_chars_cuts_lines() {
+    let ws = workspace();
+    let out = ws.run(&[
+        "lib.rs",
+        "--outline",
+        "-n",
+        "1",
+        "--max-line-chars",
+        "10",
+        "--no-hint",
+    ]);
+    assert_eq!(stdout(&out), "3-6 | pub struct … [+9 chars]\n");
+}
