@@ -2,16 +2,18 @@
 //! window, a directory's page, an image, or standard input.
 
 use std::fs::File;
-use std::io::Read;
+use std::io::{Cursor, Read};
 use std::time::Instant;
 
 use rustix::fs::Stat;
 use serde_json::{Map, Value};
 
 use crate::dir;
+use crate::document::{self, Document};
 use crate::error::{Error, ErrorCode};
 use crate::image;
 use crate::outcome::{FileFacts, Listing, Status, Success, TextRead, Unchanged, window_status};
+use crate::sniff::EncodingChoice;
 use crate::read::{self, ReadError, WindowSpec};
 use crate::request::{Request, Target};
 use crate::structure;
@@ -50,11 +52,24 @@ impl Answer {
     }
 }
 
-/// Resolves and reads one target of a request.
+/// Resolves and reads one target of a request. With `paths` (SPEC §16), what it shows
+/// is taken from the byte budget the next target gets; each gets at least one byte, so
+/// that it shows its first line (cut to fit, as any line too long for the budget is).
 pub fn answer(request: &Request, target: &Target) -> Answer {
     let started = Instant::now();
     let result = target::resolve(request, target).and_then(|plan| read(request, plan));
-    finish(request, target, started, result)
+    let answer = finish(request, target, started, result);
+    if request.shared_budget {
+        let shown = match &answer.result {
+            Ok(Success::Text(read)) => read.window.content.len(),
+            Ok(Success::Directory(listing)) => listing.window.content.len(),
+            Ok(Success::Outline(outline)) => outline.content.len(),
+            _ => 0,
+        };
+        let left = request.max_bytes.get().saturating_sub(shown as u64);
+        request.max_bytes.set(left.max(1));
+    }
+    answer
 }
 
 /// The answer to a target, from the result of reading it.
@@ -142,8 +157,54 @@ fn read_file(
     {
         return image.map(|image| Success::Image(image, facts));
     }
+    if let Some(kind) = document_kind(request, file, display)? {
+        return read_document(request, facts, file, kind, spec, asked_line);
+    }
     let input = read::TextInput::<std::io::Empty>::File(file, size);
-    read_text(request, facts, input, spec, asked_line)
+    read_text(request, facts, input, spec, asked_line, None)
+}
+
+/// Whether the file is read as a document's view (SPEC §16): never with `--raw`.
+pub fn document_kind(
+    request: &Request,
+    file: &File,
+    display: &str,
+) -> Result<Option<document::Kind>, Error> {
+    if request.raw {
+        return Ok(None);
+    }
+    let mut head = [0u8; 1024];
+    let n = image::read_full(file, &mut head, 0).map_err(|e| Error::read_failed(display, &e))?;
+    let file_name = display.rsplit('/').next().unwrap_or(display);
+    Ok(document::kind_of(file_name, &head[..n]))
+}
+
+/// A notebook's or a PDF's window of its view; a notebook that is not one is read as
+/// the text it is.
+fn read_document(
+    request: &Request,
+    mut facts: FileFacts,
+    file: &File,
+    kind: document::Kind,
+    spec: &WindowSpec,
+    asked_line: Option<u64>,
+) -> Result<Success, Error> {
+    let bytes = document::read_bytes(file, kind, &facts.path, request.wording)?;
+    let Some(view) = document::view(kind, &bytes, &facts.path, request.wording)? else {
+        let input = read::TextInput::Stream(Cursor::new(bytes));
+        return read_text(request, facts, input, spec, asked_line, None);
+    };
+    // `--hash` is the file's (SPEC §1), not its view's.
+    if request.wants_hash() {
+        facts.content_hash = Some(blake3::hash(&bytes).to_hex().to_string());
+    }
+    drop(bytes);
+    let document = Document {
+        kind,
+        no_text_layer: view.no_text_layer,
+    };
+    let input = read::TextInput::Stream(Cursor::new(view.text.into_bytes()));
+    read_text(request, facts, input, spec, asked_line, Some(document))
 }
 
 /// `--max-file-size`, by the size `stat` gave.
@@ -176,7 +237,7 @@ fn read_stdin(request: &Request, spec: &WindowSpec) -> Result<Success, Error> {
     };
     let stdin = std::io::stdin();
     let input = read::TextInput::Stream(TerminalEof::new(stdin.lock()));
-    read_text(request, facts, input, spec, None)
+    read_text(request, facts, input, spec, None, None)
 }
 
 /// Standard input that ends at the first end-of-file a terminal signals (Ctrl-D): a
@@ -207,23 +268,31 @@ impl<R: Read> Read for TerminalEof<R> {
     }
 }
 
-/// Reads a text input's window and words its failures for its path.
+/// Reads a text input's window and words its failures for its path. `document`: the
+/// input is that document's view (UTF-8, its hash already taken from the file).
 pub fn read_text<R: Read>(
     request: &Request,
     mut facts: FileFacts,
     input: read::TextInput<'_, R>,
     spec: &WindowSpec,
     asked_line: Option<u64>,
+    document: Option<Document>,
 ) -> Result<Success, Error> {
     let path = facts.path.as_str();
-    let is_stream = matches!(input, read::TextInput::Stream(_));
     let options = read::TextOptions {
         window: spec,
-        encoding: request.encoding,
-        hash: request.wants_hash(),
+        encoding: match document {
+            Some(_) => EncodingChoice::Utf8,
+            None => request.encoding,
+        },
+        hash: request.wants_hash() && document.is_none(),
         stream_limit: request.settings.max_file_size.as_ref().map(|l| l.bytes),
     };
-    let file_name = path.rsplit('/').next().unwrap_or(path);
+    // A view is text whatever the file's name says.
+    let file_name = match document {
+        Some(_) => "",
+        None => path.rsplit('/').next().unwrap_or(path),
+    };
     let read = read::text(input, file_name, options).map_err(|err| match err {
         ReadError::Binary(evidence) => Error::binary(path, evidence),
         ReadError::SizeLimitPassed => {
@@ -253,9 +322,12 @@ pub fn read_text<R: Read>(
     {
         return Err(past_line(line, read.window.total_lines, path));
     }
-    facts.content_hash = read.content_hash;
-    // A stream's size, and a file's whose stat said 0 (/proc, /sys), is what was read.
-    if is_stream || facts.size_bytes == 0 {
+    if read.content_hash.is_some() {
+        facts.content_hash = read.content_hash;
+    }
+    // Standard input's size, and a file's whose stat said 0 (/proc, /sys), is what was
+    // read; a view's file keeps the size of the file.
+    if facts.size_bytes == 0 {
         facts.size_bytes = read.bytes_read;
     }
     // By name only: the hint that offers an outline costs no parse. A window a line
@@ -275,6 +347,7 @@ pub fn read_text<R: Read>(
         suggested_encoding: read.suggested_encoding,
         language,
         symbol: None,
+        document,
     }))
 }
 

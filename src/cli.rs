@@ -60,7 +60,7 @@ pub const MAN_SECTIONS: &[(&str, &str)] = &[
     ),
     (
         "MCP SERVER",
-        "agentread --mcp serves the read tool over the Model Context Protocol on standard input and output until standard input closes. --root, --max-bytes, --max-line-chars, --max-file-size, --encoding, --numbers, --deny and --deny-secrets shape every call. Without --root or $AGENTREAD_ROOT, the client's roots are used. PNG, JPEG, GIF and WebP files up to 5 MiB are answered as images.",
+        "agentread --mcp serves the read tool over the Model Context Protocol on standard input and output until standard input closes. --root, --max-bytes, --max-line-chars, --max-file-size, --encoding, --numbers, --deny and --deny-secrets shape every call. Without --root or $AGENTREAD_ROOT, the client's roots are used. PNG, JPEG, GIF and WebP files are answered as images, scaled down to 1568 pixels on the longer side when larger or over 5 MiB; over 100 megapixels or 64 MiB they are refused.",
     ),
 ];
 

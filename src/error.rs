@@ -78,6 +78,10 @@ pub enum BinaryEvidence {
     Extension,
     /// A deny glob matches the file or a link on the way to it.
     Denied { pattern: String },
+    /// A PDF that needs a password (SPEC §16).
+    PdfEncrypted,
+    /// A PDF no text could be read from.
+    PdfDamaged,
 }
 
 /// A failure of one answer: its code, a message that names the path and the reason,
@@ -137,6 +141,8 @@ impl Error {
             }
             BinaryEvidence::Extension => "binary file extension and its start is not text".into(),
             BinaryEvidence::Denied { .. } => "a deny glob matches it".into(),
+            BinaryEvidence::PdfEncrypted => "an encrypted PDF".into(),
+            BinaryEvidence::PdfDamaged => "a damaged PDF".into(),
         };
         Error {
             detail: Some(evidence),

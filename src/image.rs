@@ -1,40 +1,51 @@
-//! Images for the MCP server (SPEC §12): PNG, JPEG, GIF and WebP, recognised by their
-//! first bytes whatever their name, sent whole when they are at most 5 MiB.
+//! Images for the MCP server (SPEC §12, §16): PNG, JPEG, GIF and WebP, recognised by their
+//! first bytes whatever their name; sent as they are when small, scaled down when large,
+//! refused past 100 megapixels or 64 MiB before a pixel is decoded.
 
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 
 use crate::error::{Error, ErrorCode};
+use crate::scale::{self, ScaleError};
 
-/// The largest image sent.
-pub const MAX_IMAGE_BYTES: u64 = 5 * 1024 * 1024;
-
-/// An image file read whole.
+/// An image file, as it is sent.
 #[derive(Debug)]
 pub struct Image {
     /// `PNG`, `JPEG`, `GIF` or `WebP`.
     pub kind: &'static str,
+    /// The type of `bytes`: the file's, or PNG/JPEG when it was scaled.
     pub mime_type: &'static str,
+    /// The file's dimensions.
     pub width: u64,
     pub height: u64,
+    /// The dimensions of what is sent.
+    pub sent_width: u64,
+    pub sent_height: u64,
+    /// What is sent is a scaled (or re-encoded) copy, not the file.
+    pub scaled: bool,
     pub bytes: Vec<u8>,
 }
+
 
 /// The image `file` holds, or None when its first bytes are not one of the four kinds.
 pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Error> {
     let mut head = [0u8; 16];
     let n = read_full(file, &mut head, 0).map_err(|e| Error::read_failed(display, &e))?;
-    let Some((kind, mime_type)) = kind_of(&head[..n]) else {
+    let Some((kind, mime_type, format)) = kind_of(&head[..n]) else {
         return Ok(None);
     };
-    if size > MAX_IMAGE_BYTES {
-        return Err(Error::new(
+    let too_large = |what: String| {
+        Error::new(
             ErrorCode::SizeLimitExceeded,
             format!(
-                "Image '{display}' is {size} bytes; images larger than 5 MiB ({MAX_IMAGE_BYTES} bytes) are not sent."
+                "Image '{display}' is {what}; images over 100 megapixels or 64 MiB are not sent."
             ),
-        ));
+        )
+    };
+    if size > scale::MAX_FILE_BYTES {
+        return Err(too_large(format!("{size} bytes")));
     }
+    // A file that grows past the bound while it is read is held to it all the same.
     let mut bytes = vec![0u8; size as usize];
     let n = read_full(file, &mut bytes, 0).map_err(|e| Error::read_failed(display, &e))?;
     bytes.truncate(n);
@@ -44,27 +55,58 @@ pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Erro
             format!("File '{display}' starts like a {kind} image but its size cannot be read."),
         )
     })?;
-    Ok(Some(Image {
-        kind,
-        mime_type,
-        width: dimensions.width as u64,
-        height: dimensions.height as u64,
-        bytes,
-    }))
+    let (width, height) = (dimensions.width as u64, dimensions.height as u64);
+    if width.saturating_mul(height) > scale::MAX_PIXELS {
+        return Err(too_large(format!(
+            "{width}x{height} ({} megapixels)",
+            width.saturating_mul(height) / 1_000_000
+        )));
+    }
+    let header = (
+        u32::try_from(width).unwrap_or(u32::MAX),
+        u32::try_from(height).unwrap_or(u32::MAX),
+    );
+    match scale::scale_if_needed(&bytes, format, header.0, header.1) {
+        Ok(None) => Ok(Some(Image {
+            kind,
+            mime_type,
+            width,
+            height,
+            sent_width: width,
+            sent_height: height,
+            scaled: false,
+            bytes,
+        })),
+        Ok(Some(scaled)) => Ok(Some(Image {
+            kind,
+            mime_type: scaled.mime_type,
+            width,
+            height,
+            sent_width: u64::from(scaled.width),
+            sent_height: u64::from(scaled.height),
+            scaled: true,
+            bytes: scaled.bytes,
+        })),
+        Err(ScaleError::TooLarge) => Err(too_large(format!("{width}x{height}, {size} bytes"))),
+        Err(ScaleError::Undecodable(why)) => Err(Error::new(
+            ErrorCode::BinaryFile,
+            format!("File '{display}' starts like a {kind} image but cannot be decoded ({why})."),
+        )),
+    }
 }
 
 /// The four kinds an MCP host can show, from the header (imagesize knows many more).
-fn kind_of(head: &[u8]) -> Option<(&'static str, &'static str)> {
+fn kind_of(head: &[u8]) -> Option<(&'static str, &'static str, scale::Kind)> {
     match imagesize::image_type(head).ok()? {
-        imagesize::ImageType::Png => Some(("PNG", "image/png")),
-        imagesize::ImageType::Jpeg => Some(("JPEG", "image/jpeg")),
-        imagesize::ImageType::Gif => Some(("GIF", "image/gif")),
-        imagesize::ImageType::Webp => Some(("WebP", "image/webp")),
+        imagesize::ImageType::Png => Some(("PNG", "image/png", scale::Kind::Png)),
+        imagesize::ImageType::Jpeg => Some(("JPEG", "image/jpeg", scale::Kind::Jpeg)),
+        imagesize::ImageType::Gif => Some(("GIF", "image/gif", scale::Kind::Gif)),
+        imagesize::ImageType::Webp => Some(("WebP", "image/webp", scale::Kind::Webp)),
         _ => None,
     }
 }
 
-fn read_full(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+pub fn read_full(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
     let mut filled = 0;
     while filled < buf.len() {
         match file.read_at(&mut buf[filled..], offset + filled as u64) {
@@ -84,7 +126,7 @@ mod tests {
     fn kind(head: &[u8]) -> Option<&'static str> {
         let mut padded = head.to_vec();
         padded.resize(16, 0);
-        kind_of(&padded).map(|(kind, _)| kind)
+        kind_of(&padded).map(|(kind, ..)| kind)
     }
 
     #[test]

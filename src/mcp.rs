@@ -220,6 +220,9 @@ impl Server {
             return failed(&arguments, error, started, settings);
         };
         let request = call.request(arguments, settings.clone(), root.root.clone());
+        if request.shared_budget {
+            return self.answer_several(request, root, started).await;
+        }
         let target = request.targets[0].clone();
         let plan = match target::resolve(&request, &target) {
             Ok(plan) => plan,
@@ -247,6 +250,33 @@ impl Server {
             let read = answer::read(&request, plan);
             let answer = answer::finish(&request, &target, started, read);
             result(&answer, &settings, Some(&served))
+        })
+        .await
+        .unwrap_or_else(|_| {
+            let error =
+                Error::internal("agentread failed unexpectedly; please report this as a bug.");
+            failed(&params, error, started, &self.settings)
+        })
+    }
+}
+
+impl Server {
+    /// A call with `paths`: every target in turn off the runtime's thread, in one result.
+    async fn answer_several(
+        &self,
+        request: Request,
+        root: Arc<Served>,
+        started: Instant,
+    ) -> CallToolResult {
+        let settings = self.settings.clone();
+        let params = request.params.for_target(&request.targets[0]);
+        tokio::task::spawn_blocking(move || {
+            let answers: Vec<Answer> = request
+                .targets
+                .iter()
+                .map(|target| answer::answer(&request, target))
+                .collect();
+            several_results(&answers, &settings, &root)
         })
         .await
         .unwrap_or_else(|_| {
@@ -346,50 +376,96 @@ fn refused(arguments: &JsonObject, error: Error, started: Instant) -> Answer {
     }
 }
 
-/// The tool result: the text mode's words, the JSON envelope, and for an image its bytes.
-fn result(answer: &Answer, settings: &Settings, root: Option<&Arc<Served>>) -> CallToolResult {
-    let cwd = root.and_then(|r| r.cwd.clone());
-    let context = |format| Context {
+/// How the server renders: the tool's wording, no colour, no terminal.
+fn context(format: Format, settings: &Settings, root: Option<&Arc<Served>>) -> Context {
+    Context {
         format,
         max_bytes: settings.max_bytes,
         hint: true,
         color: false,
         terminal: false,
         stderr_terminal: false,
-        cwd: cwd.clone(),
+        cwd: root.and_then(|r| r.cwd.clone()),
         several: false,
         wording: Wording::Tool,
-    };
-    let json_context = context(Format::Json);
+    }
+}
+
+/// The tool result: the text mode's words, the JSON envelope, and for an image its bytes.
+fn result(answer: &Answer, settings: &Settings, root: Option<&Arc<Served>>) -> CallToolResult {
+    let json_context = context(Format::Json, settings, root);
     let envelope = render::envelope::Envelope::of(&json_context, answer);
     let structured = transport::raw_json(&envelope);
-    let mut content = Vec::new();
-    match &answer.result {
-        Err(error) => {
-            let mut text = Vec::new();
-            let _ = render::text::write_error_body(&mut text, error);
-            content.push(ContentBlock::text(names::utf8(&text)));
-        }
-        Ok(Success::Image(image, facts)) => {
-            content.push(ContentBlock::text(render::envelope::image_summary(
-                image, facts,
-            )));
-            let data = base64::engine::general_purpose::STANDARD.encode(&image.bytes);
-            content.push(ContentBlock::image(data, image.mime_type));
-        }
-        Ok(_) => {
-            let (mut out, mut err) = (Vec::new(), Vec::new());
-            let text_context = context(Format::Text);
-            let _ = Printer::new(&text_context).print(&mut out, &mut err, answer);
-            content.push(ContentBlock::text(names::utf8(&out)));
-        }
-    }
+    let (text, image) = answer_text(answer, settings, root);
+    let mut content = vec![ContentBlock::text(text)];
+    content.extend(image);
     let mut result = match answer.result.is_err() {
         true => CallToolResult::error(content),
         false => CallToolResult::success(content),
     };
     result.structured_content = Some(structured);
     result
+}
+
+/// The result of a call with `paths` (SPEC §16): one text block with each answer under
+/// its `==> target <==` header, any images after it, and `{"results": [...]}`; an error
+/// only when every target failed.
+fn several_results(answers: &[Answer], settings: &Settings, root: &Arc<Served>) -> CallToolResult {
+    let json_context = context(Format::Json, settings, Some(root));
+    let mut text = String::new();
+    let mut images = Vec::new();
+    let mut structured = Vec::new();
+    for answer in answers {
+        let envelope = render::envelope::Envelope::of(&json_context, answer);
+        // Nested, so not the transport's pre-serialised carrier (which stands alone).
+        structured.push(serde_json::to_value(&envelope).unwrap_or_default());
+        let (body, image) = answer_text(answer, settings, Some(root));
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&format!("==> {} <==\n", names::visible(&answer.label, false)));
+        text.push_str(&body);
+        if !body.ends_with('\n') {
+            text.push('\n');
+        }
+        images.extend(image);
+    }
+    let mut content = vec![ContentBlock::text(text)];
+    content.extend(images);
+    let mut result = match answers.iter().all(|a| a.result.is_err()) {
+        true => CallToolResult::error(content),
+        false => CallToolResult::success(content),
+    };
+    result.structured_content = Some(serde_json::json!({ "results": structured }));
+    result
+}
+
+/// What the text block says of one answer, and an image's block.
+fn answer_text(
+    answer: &Answer,
+    settings: &Settings,
+    root: Option<&Arc<Served>>,
+) -> (String, Option<ContentBlock>) {
+    match &answer.result {
+        Err(error) => {
+            let mut text = Vec::new();
+            let _ = render::text::write_error_body(&mut text, error);
+            (names::utf8(&text).into_owned(), None)
+        }
+        Ok(Success::Image(image, facts)) => {
+            let data = base64::engine::general_purpose::STANDARD.encode(&image.bytes);
+            (
+                render::envelope::image_summary(image, facts),
+                Some(ContentBlock::image(data, image.mime_type)),
+            )
+        }
+        Ok(_) => {
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let text_context = context(Format::Text, settings, root);
+            let _ = Printer::new(&text_context).print(&mut out, &mut err, answer);
+            (names::utf8(&out).into_owned(), None)
+        }
+    }
 }
 
 /// The directory a `file://` URI names, percent-decoded; None for any other URI.

@@ -67,6 +67,8 @@ pub struct TextRead {
     pub language: Option<&'static str>,
     /// What `#SYMBOL` or `--enclosing` read.
     pub symbol: Option<SymbolInfo>,
+    /// The window is of a notebook's or a PDF's view (SPEC §16).
+    pub document: Option<crate::document::Document>,
 }
 
 #[derive(Debug)]

@@ -11,11 +11,14 @@ use crate::error::Error;
 pub const DEFAULT_LIMIT: u64 = 500;
 pub const MAX_LIMIT: u64 = 2000;
 pub const MAX_CONTEXT: u64 = 999;
+/// The most targets one call's `paths` names.
+pub const MAX_PATHS: usize = 50;
 
 /// The wire name of each parameter: the one place it is spelt, for the table and for the
 /// messages and hints that name a parameter.
 pub mod name {
     pub const PATH: &str = "path";
+    pub const PATHS: &str = "paths";
     pub const START_LINE: &str = "start_line";
     pub const LIMIT: &str = "limit";
     pub const TAIL: &str = "tail";
@@ -38,6 +41,8 @@ pub mod name {
 pub struct Given {
     /// `path` in a tool call (the command line's PATHs are positional).
     pub path: Option<String>,
+    /// `paths`: several targets in one call (SPEC §16), 1 to [`MAX_PATHS`].
+    pub paths: Option<Vec<String>>,
     pub start_line: Option<u64>,
     pub limit: Option<u64>,
     pub tail: Option<u64>,
@@ -100,6 +105,11 @@ pub enum Kind {
         expected: &'static str,
         field: fn(&mut Given) -> &mut Option<String>,
     },
+    /// A list of 1 to `max` strings.
+    List {
+        max: usize,
+        field: fn(&mut Given) -> &mut Option<Vec<String>>,
+    },
     /// `[start, end]`, `end` -1 for the end of the file.
     Range {
         field: fn(&mut Given) -> &mut Option<ViewRange>,
@@ -118,12 +128,27 @@ pub static PARAMS: &[Param] = &[
         help: "",
         description: "File or directory to read, relative to the workspace root or absolute inside it; '-' reads standard input.",
         advertised: true,
-        required: true,
+        required: false,
         kind: Kind::Text {
             pattern: None,
             check: |_, path| Ok(path.to_string()),
             expected: "a string",
             field: |g| &mut g.path,
+        },
+    },
+    Param {
+        name: name::PATHS,
+        aliases: &[],
+        long: None,
+        short: None,
+        value_name: "PATHS",
+        help: "",
+        description: "Instead of path: 1 to 50 files to read in one call, each written as path would be (a.rs:10-20, a.rs#Window.render), answered in turn within one byte budget.",
+        advertised: true,
+        required: false,
+        kind: Kind::List {
+            max: MAX_PATHS,
+            field: |g| &mut g.paths,
         },
     },
     Param {
@@ -412,6 +437,7 @@ impl Param {
                 };
                 *field(given) = Some(check(key, text)?);
             }
+            Kind::List { max, field } => *field(given) = Some(string_list(key, value, *max)?),
             Kind::Range { field } => *field(given) = Some(parse_view_range(value)?),
         }
         Ok(())
@@ -434,7 +460,10 @@ impl Param {
                 *field(given) = Some(check(&flag, raw)?);
             }
             // Ranges and bare flags have no command-line spelling that reaches here.
-            (Kind::Integer { .. } | Kind::Text { .. } | Kind::Range { .. }, _) => {}
+            (
+                Kind::Integer { .. } | Kind::Text { .. } | Kind::List { .. } | Kind::Range { .. },
+                _,
+            ) => {}
         }
         Ok(())
     }
@@ -462,6 +491,9 @@ impl Param {
                 }
                 s
             }
+            Kind::List { max, .. } => json!({
+                "type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": max
+            }),
             Kind::Range { .. } => json!({
                 "type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2
             }),
@@ -555,6 +587,28 @@ fn accepted() -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// `paths`: an array of 1 to `max` strings.
+fn string_list(key: &str, value: &Value, max: usize) -> Result<Vec<String>, Error> {
+    let expected = || {
+        Error::invalid_param(format!(
+            "Invalid value {value} for {key}: expected an array of 1 to {max} paths (strings)."
+        ))
+    };
+    let Value::Array(items) = value else {
+        return Err(expected());
+    };
+    if items.is_empty() || items.len() > max {
+        return Err(Error::invalid_param(format!(
+            "{key} names {} paths; one call reads 1 to {max}.",
+            items.len()
+        )));
+    }
+    items
+        .iter()
+        .map(|item| item.as_str().map(str::to_string).ok_or_else(expected))
+        .collect()
 }
 
 /// A tool call's arguments, each checked on its own. Unknown keys, and one parameter given
@@ -782,7 +836,7 @@ mod tests {
         let err = from_json(&object(r#"{"path":"a","lines":3}"#)).unwrap_err();
         assert_eq!(
             err.message,
-            "Unknown parameter 'lines'. Accepted: path (file_path, filePath), start_line (offset), limit (max_lines), tail, start_char, context, hash, if_changed, end_line, view_range, symbol, outline, enclosing, raw, encoding."
+            "Unknown parameter 'lines'. Accepted: path (file_path, filePath), paths, start_line (offset), limit (max_lines), tail, start_char, context, hash, if_changed, end_line, view_range, symbol, outline, enclosing, raw, encoding."
         );
         assert!(from_json(&object(r#"{"path":"a","filePath":"b"}"#)).is_err());
     }

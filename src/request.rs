@@ -106,6 +106,13 @@ pub struct Request {
     pub symbol: Option<String>,
     pub outline: bool,
     pub enclosing: bool,
+    /// `--raw`: notebooks and PDFs as their bytes, not their view (SPEC §16).
+    pub raw: bool,
+    /// The byte budget of the next target: `--max-bytes`, or with `paths` what the
+    /// earlier targets left of it (SPEC §16).
+    pub max_bytes: std::cell::Cell<u64>,
+    /// `paths` was given: the targets share one byte budget.
+    pub shared_budget: bool,
 }
 
 /// The window options a call gave, before a target says what they apply to.
@@ -185,6 +192,8 @@ pub struct Rejected {
 #[derive(Debug, Default)]
 struct ToolParams {
     paths: Vec<Target>,
+    /// `paths` was given: one byte budget for all of them (SPEC §16).
+    several: bool,
     window: WindowParams,
     hash: bool,
     if_changed: Option<String>,
@@ -193,6 +202,7 @@ struct ToolParams {
     symbol: Option<String>,
     outline: bool,
     enclosing: bool,
+    raw: bool,
 }
 
 impl Request {
@@ -277,10 +287,13 @@ impl Request {
                 None => Wording::Cli,
             },
             encoding: tool.encoding.unwrap_or(settings.encoding),
-            settings: Arc::new(settings),
             symbol: tool.symbol,
             outline: tool.outline,
             enclosing: tool.enclosing,
+            raw: tool.raw,
+            max_bytes: std::cell::Cell::new(settings.max_bytes),
+            shared_budget: tool.several,
+            settings: Arc::new(settings),
         })
     }
 
@@ -333,10 +346,13 @@ impl ToolCall {
             images: true,
             wording: Wording::Tool,
             encoding: self.tool.encoding.unwrap_or(settings.encoding),
-            settings,
             symbol: self.tool.symbol,
             outline: self.tool.outline,
             enclosing: self.tool.enclosing,
+            raw: self.tool.raw,
+            max_bytes: std::cell::Cell::new(settings.max_bytes),
+            shared_budget: self.tool.several,
+            settings,
         }
     }
 }
@@ -412,6 +428,7 @@ fn tool_params_from_cli(cli: &Cli) -> Result<ToolParams, Error> {
     check_tail(&window, ["--tail", "--start-line", "--start-char"])?;
     Ok(ToolParams {
         paths,
+        several: false,
         window,
         hash: given.hash,
         if_changed: given.if_changed,
@@ -419,6 +436,7 @@ fn tool_params_from_cli(cli: &Cli) -> Result<ToolParams, Error> {
         symbol: None,
         outline: given.outline,
         enclosing: given.enclosing,
+        raw: given.raw,
     })
 }
 
@@ -438,17 +456,33 @@ fn parse_call_object(json: &str) -> Result<Map<String, Value>, Error> {
 /// `mcp`: the call came from an MCP client, which knows no `--call`.
 fn tool_params_from_call(object: &Map<String, Value>, mcp: bool) -> Result<ToolParams, Error> {
     let given = params::from_json(object)?;
-    let Some(path) = given.path else {
-        return Err(Error::invalid_param(match mcp {
-            true => "The parameter 'path' is required (also spelt file_path or filePath).",
-            false => "--call needs a path (or file_path, filePath).",
-        }));
+    let several = given.paths.is_some();
+    let paths = match (given.path, given.paths) {
+        (Some(_), Some(_)) => {
+            return Err(Error::invalid_param(
+                "path and paths cannot be combined: give one file as path, or several as paths.",
+            ));
+        }
+        (Some(path), None) => vec![path],
+        (None, Some(paths)) => paths,
+        (None, None) => {
+            return Err(Error::invalid_param(match mcp {
+                true => {
+                    "The parameter 'path' is required (also spelt file_path or filePath), or 'paths' for several files."
+                }
+                false => "--call needs a path (or file_path, filePath), or paths.",
+            }));
+        }
     };
     let mut tool = ToolParams {
-        paths: vec![match path.as_str() {
-            "-" => Target::Stdin,
-            _ => Target::Path(path.into()),
-        }],
+        several,
+        paths: paths
+            .into_iter()
+            .map(|path| match path.as_str() {
+                "-" => Target::Stdin,
+                _ => Target::Path(path.into()),
+            })
+            .collect(),
         window: WindowParams {
             start_line: given.start_line,
             limit: given.limit,
@@ -465,6 +499,7 @@ fn tool_params_from_call(object: &Map<String, Value>, mcp: bool) -> Result<ToolP
         symbol: given.symbol,
         outline: given.outline,
         enclosing: given.enclosing,
+        raw: given.raw,
     };
     check_tail(
         &tool.window,

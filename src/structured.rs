@@ -6,7 +6,8 @@ use std::fs::File;
 use std::io::{Cursor, Read};
 use std::time::Duration;
 
-use crate::answer::read_text;
+use crate::answer::{self, read_text};
+use crate::document::{self, Document};
 use crate::error::{Error, ErrorCode};
 use crate::outcome::{FileFacts, OutlineRead, Success, SymbolInfo};
 use crate::params::name;
@@ -30,7 +31,22 @@ pub fn read(
     structure: Structure,
 ) -> Result<Success, Error> {
     let path = facts.path.clone();
-    let bytes = read_bounded(file, &path, request)?;
+    let mut file_bytes = None;
+    if let Some(kind) = answer::document_kind(request, file, &path)? {
+        let bytes = document::read_bytes(file, kind, &path, request.wording)?;
+        if let Some(view) = document::view(kind, &bytes, &path, request.wording)? {
+            return read_document(request, facts, &bytes, view, spec, structure);
+        }
+        // Not a notebook after all: its text, as any file's.
+        file_bytes = Some(bytes);
+    }
+    let bytes = match file_bytes {
+        Some(bytes) if bytes.len() as u64 > MAX_PARSE_BYTES => {
+            return Err(too_large_to_parse(&path, request));
+        }
+        Some(bytes) => bytes,
+        None => read_bounded(file, &path, request)?,
+    };
     let file_name = path.rsplit('/').next().unwrap_or(&path);
     // The same refusals as a window's: binary files are not parsed.
     let head = &bytes[..bytes.len().min(8192)];
@@ -42,40 +58,145 @@ pub fn read(
         Structure::Outline { from, to, within } => {
             let language = known(language, &path, request)?;
             let symbols = parse(language, &bytes, &path, request)?;
-            outline(request, facts, &bytes, language, &symbols, from, to, within)
+            let find = |query: &str| lookup(&symbols, language, query, &path);
+            let page = Page { from, to, within };
+            outline(request, facts, &bytes, language.name(), &symbols, page, &find)
         }
         Structure::Symbol(query) => {
             let language = known(language, &path, request)?;
             let symbols = parse(language, &bytes, &path, request)?;
-            let symbol = lookup(&symbols, language, &query, &path)?;
-            let info = info(symbol);
-            lines_of(request, facts, bytes, spec, Some(language), info)
+            let symbol = &symbols[lookup(&symbols, language, &query, &path)?];
+            let read = Found {
+                language: Some(language.name()),
+                document: None,
+            };
+            lines_of(request, facts, bytes, spec, read, info(symbol))
         }
         Structure::Enclosing(line) => {
-            let total = count_lines(&bytes);
-            if line > total {
-                return Err(read::past_the_end(
-                    &read::WindowError::StartLinePastEnd {
-                        start_line: line,
-                        total_lines: total,
-                    },
-                    &path,
-                    "line",
-                    "lines",
-                ));
-            }
-            let innermost = match language {
-                Some(language) => parse(language, &bytes, &path, request)?
-                    .into_iter()
-                    .filter(|s| s.start_line <= line && line <= s.end_line)
-                    .max_by_key(|s| (s.depth, s.start_line))
-                    .map(|s| info(&s)),
-                None => None,
+            check_line(&bytes, line, &path)?;
+            let symbols = match language {
+                Some(language) => parse(language, &bytes, &path, request)?,
+                None => Vec::new(),
             };
-            let info = innermost.unwrap_or_else(|| block(&bytes, line));
-            lines_of(request, facts, bytes, spec, language, info)
+            let info = innermost(&symbols, line).unwrap_or_else(|| block(&bytes, line));
+            let read = Found {
+                language: language.map(Language::name),
+                document: None,
+            };
+            lines_of(request, facts, bytes, spec, read, info)
         }
     }
+}
+
+/// A notebook's or a PDF's structure: its cells or pages are its symbols (SPEC §16).
+fn read_document(
+    request: &Request,
+    mut facts: FileFacts,
+    file_bytes: &[u8],
+    view: document::View,
+    spec: &WindowSpec,
+    structure: Structure,
+) -> Result<Success, Error> {
+    let path = facts.path.clone();
+    // `--hash` is the file's, not its view's.
+    if request.wants_hash() {
+        facts.content_hash = Some(blake3::hash(file_bytes).to_hex().to_string());
+    }
+    let document = Document {
+        kind: view.kind,
+        no_text_layer: view.no_text_layer,
+    };
+    let symbols: Vec<Symbol> = view
+        .parts
+        .iter()
+        .map(|part| Symbol {
+            name: part.name.clone(),
+            qualified_name: part.name.clone(),
+            kind: part.kind,
+            start_line: part.start_line,
+            def_line: part.start_line,
+            end_line: part.end_line,
+            depth: 0,
+            parent: None,
+        })
+        .collect();
+    let bytes = view.text.into_bytes();
+    let find = |query: &str| find_part(&view.parts, query, &path);
+    let read = Found {
+        language: None,
+        document: Some(document),
+    };
+    match structure {
+        Structure::Outline { from, to, within } => {
+            let page = Page { from, to, within };
+            outline(request, facts, &bytes, view.kind.name(), &symbols, page, &find)
+        }
+        Structure::Symbol(query) => {
+            let symbol = &symbols[find(&query)?];
+            lines_of(request, facts, bytes, spec, read, info(symbol))
+        }
+        Structure::Enclosing(line) => {
+            check_line(&bytes, line, &path)?;
+            let info = innermost(&symbols, line).unwrap_or_else(|| block(&bytes, line));
+            lines_of(request, facts, bytes, spec, read, info)
+        }
+    }
+}
+
+/// The cell or page `query` names, or NOT_FOUND with the nearest ones.
+fn find_part(parts: &[document::Part], query: &str, path: &str) -> Result<usize, Error> {
+    if let Some(found) = document::find(parts, query) {
+        return Ok(parts
+            .iter()
+            .position(|p| std::ptr::eq(p, found))
+            .unwrap_or_default());
+    }
+    // `cell-40` of a notebook of 12 cells: the cells numbered nearest; else the first.
+    let digits = query.trim().trim_start_matches(|c: char| !c.is_ascii_digit());
+    let wanted = digits.parse::<usize>().unwrap_or(1).max(1);
+    let mut near: Vec<usize> = (0..parts.len()).collect();
+    near.sort_by_key(|&i| (i + 1).abs_diff(wanted));
+    near.truncate(3);
+    near.sort_unstable();
+    let what = parts.first().map_or("part", |p| p.kind);
+    Err(Error::new(
+        ErrorCode::NotFound,
+        format!(
+            "No {what} '{query}' in '{path}' ({} {what}s).",
+            parts.len()
+        ),
+    )
+    .with_suggestions(
+        near.iter()
+            .map(|&i| format!("{path}#{}", parts[i].name))
+            .collect(),
+    ))
+}
+
+/// `line` must be a line of the file.
+fn check_line(bytes: &[u8], line: u64, path: &str) -> Result<(), Error> {
+    let total = count_lines(bytes);
+    if line > total {
+        return Err(read::past_the_end(
+            &read::WindowError::StartLinePastEnd {
+                start_line: line,
+                total_lines: total,
+            },
+            path,
+            "line",
+            "lines",
+        ));
+    }
+    Ok(())
+}
+
+/// The innermost symbol that holds `line`.
+fn innermost(symbols: &[Symbol], line: u64) -> Option<SymbolInfo> {
+    symbols
+        .iter()
+        .filter(|s| s.start_line <= line && line <= s.end_line)
+        .max_by_key(|s| (s.depth, s.start_line))
+        .map(info)
 }
 
 /// The file's bytes, up to [`MAX_PARSE_BYTES`] (read to the end: a size of 0 proves
@@ -87,17 +208,21 @@ fn read_bounded(file: &File, path: &str, request: &Request) -> Result<Vec<u8>, E
         .read_to_end(&mut bytes)
         .map_err(|e| Error::read_failed(path, &e))?;
     if bytes.len() as u64 > MAX_PARSE_BYTES {
-        return Err(Error::new(
-            ErrorCode::SizeLimitExceeded,
-            format!(
-                "File '{path}' is larger than 8 MiB, the most that is parsed for its structure; line windows still work ({}).",
-                request
-                    .wording
-                    .set(&[(name::START_LINE, &"N"), (name::LIMIT, &"M")])
-            ),
-        ));
+        return Err(too_large_to_parse(path, request));
     }
     Ok(bytes)
+}
+
+fn too_large_to_parse(path: &str, request: &Request) -> Error {
+    Error::new(
+        ErrorCode::SizeLimitExceeded,
+        format!(
+            "File '{path}' is larger than 8 MiB, the most that is parsed for its structure; line windows still work ({}).",
+            request
+                .wording
+                .set(&[(name::START_LINE, &"N"), (name::LIMIT, &"M")])
+        ),
+    )
 }
 
 fn known(language: Option<Language>, path: &str, request: &Request) -> Result<Language, Error> {
@@ -128,16 +253,11 @@ fn parse(
     })
 }
 
-/// The one symbol `query` names, or the error that says what it could be.
-fn lookup<'a>(
-    symbols: &'a [Symbol],
-    language: Language,
-    query: &str,
-    path: &str,
-) -> Result<&'a Symbol, Error> {
+/// The index of the one symbol `query` names, or the error that says what it could be.
+fn lookup(symbols: &[Symbol], language: Language, query: &str, path: &str) -> Result<usize, Error> {
     let target = |s: &Symbol| format!("{path}#{}", s.qualified_name);
     match structure::find(symbols, language, query) {
-        Lookup::Found(i) => Ok(&symbols[i]),
+        Lookup::Found(i) => Ok(i),
         Lookup::NotFound { suggestions } => Err(Error::new(
             ErrorCode::NotFound,
             format!("No symbol '{query}' in '{path}'."),
@@ -205,13 +325,19 @@ fn count_lines(bytes: &[u8]) -> u64 {
     newlines + u64::from(!bytes.is_empty() && !bytes.ends_with(b"\n"))
 }
 
+/// What a symbol's read says besides its lines.
+struct Found {
+    language: Option<&'static str>,
+    document: Option<Document>,
+}
+
 /// Reads the lines of `symbol` as `PATH:N-M` would, up to the limit and the budget.
 fn lines_of(
     request: &Request,
     facts: FileFacts,
     bytes: Vec<u8>,
     spec: &WindowSpec,
-    language: Option<Language>,
+    what: Found,
     symbol: SymbolInfo,
 ) -> Result<Success, Error> {
     let lines = symbol.end_line - symbol.start_line + 1;
@@ -221,31 +347,38 @@ fn lines_of(
         ..*spec
     };
     let input = TextInput::Stream(Cursor::new(bytes));
-    let mut success = read_text(request, facts, input, &spec, None)?;
+    let mut success = read_text(request, facts, input, &spec, None, what.document)?;
     if let Success::Text(read) = &mut success {
-        read.language = language.map(Language::name);
+        read.language = what.language;
         read.symbol = Some(symbol);
     }
     Ok(success)
 }
 
-/// A page of the file's outline: the symbols that start within `from..=to` (or within
-/// the symbol `within`), at most `--limit` of them and within the byte budget.
-#[allow(clippy::too_many_arguments)]
+/// Which symbols an outline lists: those that start within `from..=to`, or within the
+/// symbol `within`.
+struct Page {
+    from: u64,
+    to: Option<u64>,
+    within: Option<String>,
+}
+
+/// A page of the file's outline: the symbols `page` selects, at most `--limit` of them
+/// and within the byte budget. `find` looks a symbol up by a caller's name for it.
 fn outline(
     request: &Request,
     facts: FileFacts,
     bytes: &[u8],
-    language: Language,
+    language: &'static str,
     symbols: &[Symbol],
-    from: u64,
-    to: Option<u64>,
-    within: Option<String>,
+    page: Page,
+    find: &dyn Fn(&str) -> Result<usize, Error>,
 ) -> Result<Success, Error> {
     let path = facts.path.clone();
+    let Page { from, to, within } = page;
     let (from, to, min_depth) = match &within {
         Some(query) => {
-            let parent = lookup(symbols, language, query, &path)?;
+            let parent = &symbols[find(query)?];
             (parent.start_line, parent.end_line, parent.depth + 1)
         }
         None => (from, to.unwrap_or(u64::MAX), 0),
@@ -291,7 +424,7 @@ fn outline(
     for symbol in &page {
         let range = format!("{}-{}", symbol.start_line, symbol.end_line);
         let line = format!("{range:>width$} | {}\n", text_of(symbol.def_line));
-        if !shown.is_empty() && (content.len() + line.len()) as u64 > request.settings.max_bytes {
+        if !shown.is_empty() && (content.len() + line.len()) as u64 > request.max_bytes.get() {
             truncated_by = Some(TruncatedBy::Bytes);
             break;
         }
@@ -307,7 +440,7 @@ fn outline(
     }
     Ok(Success::Outline(OutlineRead {
         facts,
-        language: language.name(),
+        language,
         content,
         symbols: shown,
         total_symbols: symbols.len() as u64,

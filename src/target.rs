@@ -314,7 +314,7 @@ fn structure_spec(request: &Request) -> WindowSpec {
         limit: request.window.limit.unwrap_or(MAX_LIMIT),
         start_char: 1,
         max_line_chars: request.settings.max_line_chars,
-        max_bytes: request.settings.max_bytes,
+        max_bytes: request.max_bytes.get(),
         numbers: request.settings.numbers,
         line_endings: request.format != Format::Text,
     }
@@ -392,7 +392,7 @@ fn spec_for(request: &Request, reference: Option<LineRef>) -> Result<WindowSpec,
         limit: w.tail.or(w.limit).unwrap_or(DEFAULT_LIMIT),
         start_char: w.start_char.unwrap_or(1),
         max_line_chars: request.settings.max_line_chars,
-        max_bytes: request.settings.max_bytes,
+        max_bytes: request.max_bytes.get(),
         numbers: request.settings.numbers,
         line_endings: request.format != Format::Text,
     };

@@ -43,6 +43,10 @@ pub struct Data<'a> {
     pub width: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub height: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sent_width: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sent_height: Option<u64>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub window: Option<WindowData>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -167,7 +171,11 @@ impl<'a> Envelope<'a> {
                     suggested_encoding: read.suggested_encoding.as_deref(),
                     language: read.symbol.as_ref().and(read.language),
                     symbol: read.symbol.as_ref(),
-                    ..window_data("file", &read.facts.path, w)
+                    ..window_data(
+                        read.document.map_or("file", |d| d.kind.name()),
+                        &read.facts.path,
+                        w,
+                    )
                 };
                 let summary = summary("Read", "line", "lines", "Lines", &read.facts.path, w);
                 (data, read.facts.path_resolved.as_str(), summary)
@@ -228,6 +236,8 @@ impl<'a> Envelope<'a> {
                     mime_type: Some(image.mime_type),
                     width: Some(image.width),
                     height: Some(image.height),
+                    sent_width: Some(image.sent_width),
+                    sent_height: Some(image.sent_height),
                     ..Data::bare("image", &facts.path)
                 };
                 (
@@ -262,6 +272,8 @@ impl<'a> Data<'a> {
             mime_type: None,
             width: None,
             height: None,
+            sent_width: None,
+            sent_height: None,
             window: None,
             fallback_encoding: None,
             suggested_encoding: None,
@@ -314,10 +326,15 @@ pub fn error_text(error: &Error) -> String {
     text
 }
 
-/// `Image 'a/logo.png': PNG, 640x480, 12345 bytes.`
+/// `Image 'a/logo.png': PNG, 640x480, 12345 bytes.`, and for a large image what it was
+/// scaled to: `PNG, 4000x3000, scaled to 1568x1176, 812345 bytes.` (the file's bytes).
 pub fn image_summary(image: &crate::image::Image, facts: &FileFacts) -> String {
+    let scaled = match image.scaled {
+        true => format!(", scaled to {}x{}", image.sent_width, image.sent_height),
+        false => String::new(),
+    };
     format!(
-        "Image '{}': {}, {}x{}, {} bytes.",
+        "Image '{}': {}, {}x{}{scaled}, {} bytes.",
         facts.path, image.kind, image.width, image.height, facts.size_bytes
     )
 }

@@ -2,6 +2,7 @@
 //! `text` field. The command line's wording says `--start-line 501`; the tool's wording
 //! (JSON `text`, `--call`, MCP) says `start_line=501`.
 
+use crate::document::Kind;
 use crate::outcome::Success;
 use crate::params::{Wording, name};
 use crate::read::window::{TruncatedBy, Window};
@@ -11,10 +12,18 @@ use crate::read::window::{TruncatedBy, Window};
 pub fn footer(success: &Success, max_bytes: u64, wording: Wording) -> Vec<String> {
     match success {
         Success::Text(read) => {
-            // A truncated window of code: its outline finds the part worth reading.
-            let also = match read.language.is_some() && read.symbol.is_none() {
-                true => format!(" Use {} to list its symbols.", wording.flag(name::OUTLINE)),
-                false => String::new(),
+            // A truncated window of code, or of a document: its outline finds the part
+            // worth reading.
+            let parts = match read.document.map(|d| d.kind) {
+                Some(Kind::Notebook) => Some("cells"),
+                Some(Kind::Pdf) => Some("pages"),
+                None => read.language.map(|_| "symbols"),
+            };
+            let also = match parts {
+                Some(parts) if read.symbol.is_none() => {
+                    format!(" Use {} to list its {parts}.", wording.flag(name::OUTLINE))
+                }
+                _ => String::new(),
             };
             let mut hints = window_hints(&read.window, max_bytes, wording, "file", "lines", &also);
             if read.window.replaced() {
@@ -30,6 +39,12 @@ pub fn footer(success: &Success, max_bytes: u64, wording: Wording) -> Vec<String
                 }
                 hint.push(']');
                 hints.push(hint);
+            }
+            if read.document.is_some_and(|d| d.no_text_layer) {
+                hints.push(
+                    "[This PDF has no text layer (scanned or drawn pages): only its page lines are shown.]"
+                        .to_string(),
+                );
             }
             if let Some(hash) = &read.facts.content_hash {
                 hints.push(format!("[content_hash: {hash}]"));

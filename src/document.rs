@@ -1,0 +1,232 @@
+//! Notebooks and PDFs read as a text view (SPEC §16): which files are documents, their
+//! view and its symbols (cells, pages), and the errors a document's reading can meet.
+
+use std::fs::File;
+use std::io::Read;
+use std::time::Duration;
+
+use crate::error::{Error, ErrorCode, BinaryEvidence};
+use crate::notebook;
+use crate::params::{Wording, name};
+use crate::pdf::{self, PdfError};
+
+/// How long extracting a PDF's text may take.
+const PDF_BUDGET: Duration = Duration::from_secs(10);
+
+/// What kind of document a file is read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Notebook,
+    Pdf,
+}
+
+impl Kind {
+    /// `data.type`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Notebook => "notebook",
+            Kind::Pdf => "pdf",
+        }
+    }
+
+    /// The kind of its symbols.
+    fn part(self) -> &'static str {
+        match self {
+            Kind::Notebook => "cell",
+            Kind::Pdf => "page",
+        }
+    }
+}
+
+/// What a text read says of the document whose view it read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Document {
+    pub kind: Kind,
+    /// A PDF without a text layer: its footer says so.
+    pub no_text_layer: bool,
+}
+
+/// A part of a document: a notebook's cell or a PDF's page, with its lines in the view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    /// `cell-3`, `page-12`.
+    pub name: String,
+    /// A cell's nbformat `id`, which also names it.
+    pub id: Option<String>,
+    pub kind: &'static str,
+    pub start_line: u64,
+    pub end_line: u64,
+}
+
+/// A document's view.
+#[derive(Debug)]
+pub struct View {
+    pub kind: Kind,
+    /// Every line ends in `\n`.
+    pub text: String,
+    pub parts: Vec<Part>,
+    /// A PDF none of whose pages has text (a scan): its footer says so.
+    pub no_text_layer: bool,
+}
+
+/// Whether `file_name` and the file's first bytes make it a document. A PDF is known by
+/// its `%PDF-` header (within the first KiB, as readers allow), a notebook by its name.
+pub fn kind_of(file_name: &str, head: &[u8]) -> Option<Kind> {
+    let start = &head[..head.len().min(1024)];
+    if memchr::memmem::find(start, b"%PDF-").is_some() {
+        return Some(Kind::Pdf);
+    }
+    let lower = file_name.to_ascii_lowercase();
+    lower.ends_with(".ipynb").then_some(Kind::Notebook)
+}
+
+/// The largest file read as a document of `kind`.
+fn max_bytes(kind: Kind) -> u64 {
+    match kind {
+        Kind::Notebook => notebook::MAX_NOTEBOOK_BYTES,
+        Kind::Pdf => pdf::MAX_PDF_BYTES as u64,
+    }
+}
+
+/// Reads `file` whole, up to the bound for its kind.
+pub fn read_bytes(file: &File, kind: Kind, path: &str, wording: Wording) -> Result<Vec<u8>, Error> {
+    let bound = max_bytes(kind);
+    let mut bytes = Vec::new();
+    (&mut &*file)
+        .take(bound + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::read_failed(path, &e))?;
+    if bytes.len() as u64 > bound {
+        return Err(too_large(kind, path, wording));
+    }
+    Ok(bytes)
+}
+
+fn too_large(kind: Kind, path: &str, wording: Wording) -> Error {
+    let (what, bound) = match kind {
+        Kind::Notebook => ("notebook", "64 MiB"),
+        Kind::Pdf => ("PDF", "256 MiB"),
+    };
+    Error::new(
+        ErrorCode::SizeLimitExceeded,
+        format!(
+            "'{path}' is a {what} larger than {bound}, the most that is read as a view; {} reads it as it is.",
+            wording.flag(name::RAW)
+        ),
+    )
+}
+
+/// The view of a document's bytes. None: a notebook that is not valid nbformat-4 JSON,
+/// which is then read as plain text.
+pub fn view(kind: Kind, bytes: &[u8], path: &str, wording: Wording) -> Result<Option<View>, Error> {
+    match kind {
+        Kind::Notebook => Ok(notebook::view(bytes).map(|view| View {
+            kind,
+            parts: view
+                .cells
+                .iter()
+                .map(|cell| Part {
+                    name: format!("cell-{}", cell.number),
+                    id: cell.id.clone(),
+                    kind: kind.part(),
+                    start_line: cell.start_line,
+                    end_line: cell.end_line,
+                })
+                .collect(),
+            text: view.text,
+            no_text_layer: false,
+        })),
+        Kind::Pdf => {
+            let text = pdf::extract(bytes, PDF_BUDGET).map_err(|e| pdf_error(e, path, wording))?;
+            let parts = pdf::page_lines(&text)
+                .into_iter()
+                .enumerate()
+                .map(|(i, lines)| Part {
+                    name: format!("page-{}", i + 1),
+                    id: None,
+                    kind: kind.part(),
+                    start_line: *lines.start() as u64,
+                    end_line: *lines.end() as u64,
+                })
+                .collect();
+            Ok(Some(View {
+                kind,
+                no_text_layer: !text.has_text(),
+                text: pdf::view(&text),
+                parts,
+            }))
+        }
+    }
+}
+
+fn pdf_error(error: PdfError, path: &str, wording: Wording) -> Error {
+    let raw = wording.flag(name::RAW);
+    match error {
+        PdfError::Encrypted => Error {
+            detail: Some(BinaryEvidence::PdfEncrypted),
+            ..Error::new(
+                ErrorCode::BinaryFile,
+                format!("'{path}' is an encrypted PDF: its text cannot be read without its password."),
+            )
+        },
+        PdfError::Damaged => Error {
+            detail: Some(BinaryEvidence::PdfDamaged),
+            ..Error::new(
+                ErrorCode::BinaryFile,
+                format!("'{path}' is a damaged PDF: no text could be read from it."),
+            )
+        },
+        PdfError::TooLarge => Error::new(
+            ErrorCode::SizeLimitExceeded,
+            format!(
+                "'{path}' holds more text than is read from a PDF (64 MiB); {raw} reads it as it is."
+            ),
+        ),
+        PdfError::Timeout => Error::new(
+            ErrorCode::SizeLimitExceeded,
+            format!(
+                "Reading the text of '{path}' took longer than {} s and was given up; {raw} reads it as it is.",
+                PDF_BUDGET.as_secs()
+            ),
+        ),
+    }
+}
+
+/// The part `query` names: `cell-3` / `page-12` (case ignored), or a cell's `id`.
+pub fn find<'a>(parts: &'a [Part], query: &str) -> Option<&'a Part> {
+    let query = query.trim();
+    parts
+        .iter()
+        .find(|p| p.name.eq_ignore_ascii_case(query))
+        .or_else(|| parts.iter().find(|p| p.id.as_deref() == Some(query)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn documents_are_known_by_header_or_name() {
+        assert_eq!(kind_of("a.bin", b"%PDF-1.7\n"), Some(Kind::Pdf));
+        assert_eq!(kind_of("a.pdf", b"junk\n%PDF-1.4"), Some(Kind::Pdf));
+        assert_eq!(kind_of("a.pdf", b"not a pdf"), None);
+        assert_eq!(kind_of("A.IPYNB", b"{"), Some(Kind::Notebook));
+        assert_eq!(kind_of("a.json", b"{"), None);
+    }
+
+    #[test]
+    fn parts_are_found_by_name_or_id() {
+        let part = |n: u64, id: Option<&str>| Part {
+            name: format!("cell-{n}"),
+            id: id.map(str::to_string),
+            kind: "cell",
+            start_line: n,
+            end_line: n,
+        };
+        let parts = [part(1, Some("intro")), part(2, None)];
+        assert_eq!(find(&parts, "cell-2").map(|p| p.start_line), Some(2));
+        assert_eq!(find(&parts, "CELL-1").map(|p| p.start_line), Some(1));
+        assert_eq!(find(&parts, "intro").map(|p| p.start_line), Some(1));
+        assert_eq!(find(&parts, "cell-3"), None);
+    }
+}

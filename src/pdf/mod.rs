@@ -1,0 +1,274 @@
+//! A PDF read as its text (SPEC §16): every page's text, extracted in-process, shown as a view.
+//!
+//! lopdf parses the file (it repairs broken cross-reference tables, decrypts files that
+//! open without a password, and bounds how far a stream may inflate); `layout` walks each
+//! page's content stream and lays the text out in lines. Everything here is pure Rust, so
+//! the binary stays self-contained.
+//!
+//! Three guards make untrusted files safe to open:
+//! - **Size.** Files over [`MAX_PDF_BYTES`] are refused before parsing: lopdf holds every
+//!   object of the file in memory: measured at 3 times the file's size for one 100 MiB
+//!   image, about 8 times for 20 000 small pages.
+//! - **Memory.** No stream may inflate past `layout::MAX_STREAM_BYTES`, a page's content
+//!   (its forms included) past `layout::MAX_PAGE_CONTENT_BYTES`, and the text of all pages
+//!   past [`MAX_TEXT_BYTES`]; content is parsed one operator at a time, never into one
+//!   list (lopdf's own `extract_text` takes 1.2 GB for 2 million operators).
+//! - **Time and panics.** The work runs on its own thread inside `catch_unwind`; the thread
+//!   checks the deadline between operators, and the caller stops waiting at the deadline
+//!   in any case (see [`extract`]).
+
+mod layout;
+
+use std::ops::RangeInclusive;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::{Arc, mpsc};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The largest PDF read as text, 256 MiB. lopdf parses the whole file up front, so this
+/// is what bounds the memory a PDF can take; larger files are [`PdfError::TooLarge`].
+pub const MAX_PDF_BYTES: usize = 256 << 20;
+
+/// The most text kept over all pages, 64 MiB: far past any real document (the 87 pages of
+/// bash's manual are 300 KiB), and a cap on what a crafted file can make us hold.
+pub const MAX_TEXT_BYTES: usize = 64 << 20;
+
+/// The worker's stack. lopdf's parser recurses (its nesting is capped at 100 levels), and
+/// a spawned thread's default 2 MiB is less than the main thread's 8 MiB that the library
+/// is tested with; only the pages touched are ever committed.
+const WORKER_STACK_BYTES: usize = 16 << 20;
+
+/// Why a PDF can't be read as text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PdfError {
+    /// It needs a password. A file encrypted with an empty user password (only its
+    /// permissions are restricted) opens as any viewer opens it, and is read.
+    Encrypted,
+    /// Not a PDF lopdf can repair: no usable cross-reference data or page tree, or every
+    /// page's content is broken and none gave text.
+    Damaged,
+    /// Over [`MAX_PDF_BYTES`], or its text over [`MAX_TEXT_BYTES`].
+    TooLarge,
+    /// The time budget ran out.
+    Timeout,
+}
+
+impl PdfError {
+    /// The `error.detail.reason` SPEC §16 gives the first two; the others are ours.
+    pub fn reason(self) -> &'static str {
+        match self {
+            PdfError::Encrypted => "pdf_encrypted",
+            PdfError::Damaged => "pdf_damaged",
+            PdfError::TooLarge => "pdf_too_large",
+            PdfError::Timeout => "pdf_timeout",
+        }
+    }
+}
+
+/// The text of a PDF, page by page.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PdfText {
+    /// The text of each page, in page order: lines joined with `\n`, no trailing spaces,
+    /// at most one blank line in a row, no blank line first or last, and no control
+    /// characters but `\t` (form feeds included). A page without text is `""`.
+    pub pages: Vec<String>,
+}
+
+impl PdfText {
+    /// Whether any page has text; when none has, the PDF has no text layer (a scan, or
+    /// drawings only) and the view wants the footer that says so.
+    pub fn has_text(&self) -> bool {
+        self.pages.iter().any(|page| !page.is_empty())
+    }
+}
+
+/// Extracts the text of every page.
+///
+/// Never panics: the extraction runs inside `catch_unwind`, and a panic in lopdf (it has
+/// `unwrap`s on paths a crafted file can reach) is [`PdfError::Damaged`]. The release
+/// profile must keep `panic = "unwind"` for that, as agentread's does.
+///
+/// Never takes much longer than `budget`: the work runs on a thread of its own that checks
+/// the deadline between content operators and pages. lopdf's loading of the file can't be
+/// interrupted, so if the deadline passes during it the caller returns
+/// [`PdfError::Timeout`] at once and **the thread is left behind**: it finishes parsing
+/// (bounded by the size and inflation limits), finds the deadline passed at its first
+/// check, frees everything and exits; its result goes nowhere.
+///
+/// Memory: at most [`MAX_PDF_BYTES`] of input (copied once, for the worker to own), lopdf's
+/// parsed objects, one page's content (`layout::MAX_PAGE_CONTENT_BYTES`) and the text.
+pub fn extract(bytes: &[u8], budget: Duration) -> Result<PdfText, PdfError> {
+    if bytes.len() > MAX_PDF_BYTES {
+        return Err(PdfError::TooLarge);
+    }
+    // A budget too large to add to now is no deadline at all.
+    let deadline = Instant::now().checked_add(budget);
+    // The worker may outlive this call (see above), so it owns its copy of the bytes.
+    let data: Arc<[u8]> = Arc::from(bytes);
+    let (sender, receiver) = mpsc::sync_channel(1);
+    let worker = {
+        let data = Arc::clone(&data);
+        thread::Builder::new()
+            .name("pdf-text".into())
+            .stack_size(WORKER_STACK_BYTES)
+            .spawn(move || {
+                // The receiver is gone if the caller gave up; the result is then dropped.
+                let _ = sender.send(guarded(&data, deadline));
+            })
+    };
+    let outcome = match deadline {
+        // No thread to be had (resource limits): do the work here, still panic-safe and
+        // still checking the deadline, only without the hard stop around lopdf's parse.
+        _ if worker.is_err() => Ok(guarded(&data, deadline)),
+        Some(_) => receiver.recv_timeout(budget).map_err(|error| match error {
+            mpsc::RecvTimeoutError::Timeout => PdfError::Timeout,
+            // The worker always sends before it ends, panic or not; this is a safety net.
+            mpsc::RecvTimeoutError::Disconnected => PdfError::Damaged,
+        }),
+        None => receiver.recv().map_err(|_| PdfError::Damaged),
+    };
+    outcome
+        .and_then(|result| result)
+        .map(|pages| PdfText { pages })
+}
+
+/// Runs the extraction with a panic turned into [`PdfError::Damaged`].
+fn guarded(data: &[u8], deadline: Option<Instant>) -> Result<Vec<String>, PdfError> {
+    // AssertUnwindSafe: nothing the closure touches outlives a panic but `data`, which it
+    // only reads.
+    panic::catch_unwind(AssertUnwindSafe(|| layout::extract_pages(data, deadline)))
+        .unwrap_or(Err(PdfError::Damaged))
+}
+
+/// The view SPEC §16 describes: for every page a line `--- page N ---` (N from 1), then
+/// the page's lines; every line ends with `\n`. A page without text is its header alone.
+/// The view has no footer: when [`PdfText::has_text`] is false the caller adds the one
+/// that says the PDF has no text layer.
+pub fn view(text: &PdfText) -> String {
+    let size = text.pages.iter().map(|page| page.len() + 24).sum();
+    let mut out = String::with_capacity(size);
+    for (index, page) in text.pages.iter().enumerate() {
+        out.push_str("--- page ");
+        out.push_str(&(index + 1).to_string());
+        out.push_str(" ---\n");
+        if !page.is_empty() {
+            out.push_str(page);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The lines each page takes in [`view`], 1-based and inclusive, header line included:
+/// what the symbols `page-N` (SPEC §16) point at.
+pub fn page_lines(text: &PdfText) -> Vec<RangeInclusive<usize>> {
+    let mut first = 1;
+    text.pages
+        .iter()
+        .map(|page| {
+            let body = if page.is_empty() {
+                0
+            } else {
+                page.lines().count()
+            };
+            let span = first..=first + body;
+            first += body + 1;
+            span
+        })
+        .collect()
+}
+
+/// Makes a page's raw text fit for a model: control characters other than `\n` and `\t`
+/// become spaces (a NUL or form feed would otherwise end up in the answer), ligatures
+/// are spelled out, trailing spaces go, runs of blank lines become one, and blank lines
+/// at either end go.
+fn normalise(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut blank_pending = false;
+    for line in raw.split('\n') {
+        let mut clean = String::with_capacity(line.len());
+        for c in line.chars() {
+            match c {
+                '\t' => clean.push(c),
+                c if c.is_control() => clean.push(' '),
+                // Typographic ligatures, as pdftotext spells them: a model (and grep)
+                // knows "file", not "ﬁle".
+                '\u{fb00}' => clean.push_str("ff"),
+                '\u{fb01}' => clean.push_str("fi"),
+                '\u{fb02}' => clean.push_str("fl"),
+                '\u{fb03}' => clean.push_str("ffi"),
+                '\u{fb04}' => clean.push_str("ffl"),
+                '\u{fb05}' | '\u{fb06}' => clean.push_str("st"),
+                c => clean.push(c),
+            }
+        }
+        let clean = clean.trim_end();
+        if clean.is_empty() {
+            // Only a blank line between two lines of text survives.
+            blank_pending = !out.is_empty();
+            continue;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+            if blank_pending {
+                out.push('\n');
+            }
+        }
+        blank_pending = false;
+        out.push_str(clean);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalise_trims_collapses_and_replaces_controls() {
+        let raw = "\n\n  title  \n\n\n\nbody\x00with\x0cnul\t tab \n \n\x0c\n";
+        assert_eq!(normalise(raw), "  title\n\nbody with nul\t tab");
+    }
+
+    #[test]
+    fn normalise_keeps_single_blank_lines_and_empty_pages() {
+        assert_eq!(normalise("a\n\nb\nc"), "a\n\nb\nc");
+        assert_eq!(normalise(" \n\x0c\n"), "");
+        assert_eq!(normalise("a\r\nb"), "a\nb");
+        assert_eq!(normalise("\u{fb01}le e\u{fb00}ort"), "file effort");
+    }
+
+    #[test]
+    fn view_heads_every_page() {
+        let text = PdfText {
+            pages: vec!["one\ntwo".into(), String::new(), "three".into()],
+        };
+        assert_eq!(
+            view(&text),
+            "--- page 1 ---\none\ntwo\n--- page 2 ---\n--- page 3 ---\nthree\n"
+        );
+        assert!(text.has_text());
+        assert_eq!(page_lines(&text), [1..=3, 4..=4, 5..=6]);
+        assert!(
+            !PdfText {
+                pages: vec![String::new(); 2]
+            }
+            .has_text()
+        );
+    }
+
+    #[test]
+    fn oversized_input_is_refused_before_parsing() {
+        let big = vec![b' '; MAX_PDF_BYTES + 1];
+        assert_eq!(
+            extract(&big, Duration::from_secs(1)),
+            Err(PdfError::TooLarge)
+        );
+    }
+
+    #[test]
+    fn reasons_match_the_spec() {
+        assert_eq!(PdfError::Encrypted.reason(), "pdf_encrypted");
+        assert_eq!(PdfError::Damaged.reason(), "pdf_damaged");
+    }
+}

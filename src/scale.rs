@@ -1,0 +1,582 @@
+//! Large images for the MCP server (SPEC §16): scaled down to a longer side of 1568 pixels
+//! and at most 5 MiB before they are sent, refused past 100 megapixels or 64 MiB.
+
+use std::io::Cursor;
+
+use fast_image_resize::{FilterType, ResizeAlg, ResizeOptions, Resizer};
+use image::codecs::jpeg::JpegEncoder;
+use image::codecs::png::{CompressionType, FilterType as PngFilter, PngEncoder};
+use image::metadata::Orientation;
+use image::{DynamicImage, ImageDecoder, ImageError, ImageFormat, ImageReader, Limits};
+
+/// The longer side an image is scaled to (what vision models take in without scaling).
+pub const MAX_SIDE: u32 = 1568;
+
+/// The largest image sent: larger files are scaled even when small in pixels.
+pub const MAX_SENT_BYTES: u64 = 5 << 20;
+
+/// Images with more pixels than this are refused, from their header.
+pub const MAX_PIXELS: u64 = 100_000_000;
+
+/// Image files larger than this are refused, before any decoding.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// What a decoder may allocate beside the decoded pixels (PNG chunks, a GIF frame): the
+/// pixels are bounded by `MAX_PIXELS`, this by a constant.
+const DECODER_WORKING_BYTES: u64 = 64 << 20;
+
+/// JPEG quality for a scaled JPEG: visually close to the source at a fraction of its size.
+const JPEG_QUALITY: u8 = 85;
+
+/// The four image formats an MCP host shows, as recognised from their first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Png,
+    Jpeg,
+    Gif,
+    Webp,
+}
+
+/// An image re-encoded to be sent in place of its file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scaled {
+    pub bytes: Vec<u8>,
+    /// `image/png` or `image/jpeg`.
+    pub mime_type: &'static str,
+    pub width: u32,
+    pub height: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScaleError {
+    /// Over 100 megapixels or over 64 MiB (SIZE_LIMIT_EXCEEDED): decided from the header,
+    /// before any pixel is decoded; also a decoder that asked for more than its limits.
+    TooLarge,
+    /// The bytes do not decode as the kind they start like; the decoder's message.
+    Undecodable(String),
+}
+
+impl std::fmt::Display for ScaleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScaleError::TooLarge => write!(
+                f,
+                "the image is larger than {MAX_PIXELS} pixels or {MAX_FILE_BYTES} bytes"
+            ),
+            ScaleError::Undecodable(why) => write!(f, "the image cannot be decoded: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for ScaleError {}
+
+/// The image to send in place of `bytes`, or None when the file is sent as it is.
+///
+/// `width` and `height` are the header's (as the caller read them to describe the image). An
+/// image whose longer side exceeds [`MAX_SIDE`] is scaled to a longer side of [`MAX_SIDE`],
+/// the shorter side rounded to the nearest pixel (at least 1). One whose file exceeds
+/// [`MAX_SENT_BYTES`] is re-encoded too, at its own size if that is already within
+/// [`MAX_SIDE`]. Whenever an encoding is still over [`MAX_SENT_BYTES`] (noise, photos saved
+/// as PNG), the image is scaled further until it fits. The result is PNG, or JPEG for a JPEG
+/// source; 8 bits per channel, alpha kept, EXIF orientation applied (re-encoding drops the
+/// EXIF that told viewers to rotate); a GIF gives its first frame.
+pub fn scale_if_needed(
+    bytes: &[u8],
+    kind: Kind,
+    width: u32,
+    height: u32,
+) -> Result<Option<Scaled>, ScaleError> {
+    if bytes.len() as u64 > MAX_FILE_BYTES || pixels(width, height) > MAX_PIXELS {
+        return Err(ScaleError::TooLarge);
+    }
+    if width.max(height) <= MAX_SIDE && bytes.len() as u64 <= MAX_SENT_BYTES {
+        return Ok(None);
+    }
+    let image = decode(bytes, kind)?;
+    let jpeg = kind == Kind::Jpeg;
+    let (width, height) = (image.width(), image.height());
+    let mut resizer = Resizer::new();
+    let mut side = MAX_SIDE;
+    loop {
+        let (sent_width, sent_height) = fit(width, height, side);
+        let converted = if (sent_width, sent_height) == (width, height) {
+            // Over 5 MiB but small enough in pixels: re-encoded at its own size first.
+            to_8_bit(&image, jpeg)
+        } else {
+            Some(resize(&mut resizer, &image, sent_width, sent_height, jpeg)?)
+        };
+        let bytes = encode(converted.as_ref().unwrap_or(&image), jpeg)?;
+        let size = bytes.len() as u64;
+        let longer = sent_width.max(sent_height);
+        if size <= MAX_SENT_BYTES || longer <= 1 {
+            return Ok(Some(Scaled {
+                bytes,
+                mime_type: if jpeg { "image/jpeg" } else { "image/png" },
+                width: sent_width,
+                height: sent_height,
+            }));
+        }
+        // Encoded size grows with the pixel count, so scale the sides by the square root of
+        // the excess, and a tenth more so that one more try is nearly always the last.
+        let factor = (MAX_SENT_BYTES as f64 / size as f64).sqrt() * 0.9;
+        side = ((f64::from(longer) * factor) as u32).clamp(1, longer - 1);
+    }
+}
+
+fn pixels(width: u32, height: u32) -> u64 {
+    u64::from(width) * u64::from(height)
+}
+
+/// The size with a longer side of `side`, proportions kept, the shorter side rounded to the
+/// nearest pixel and at least 1; a smaller image keeps its size (never enlarged).
+fn fit(width: u32, height: u32, side: u32) -> (u32, u32) {
+    let longer = width.max(height);
+    if longer <= side {
+        return (width, height);
+    }
+    let shorter = |s: u32| {
+        let scaled = (u64::from(s) * u64::from(side) + u64::from(longer) / 2) / u64::from(longer);
+        (scaled as u32).max(1)
+    };
+    if width >= height {
+        (side, shorter(height))
+    } else {
+        (shorter(width), side)
+    }
+}
+
+/// Decodes with the memory the pixel bound allows. The decoder's own header is checked
+/// against `MAX_PIXELS` again (it, not the caller's reading, decides what is allocated);
+/// the decoded pixels (at most `MAX_PIXELS` x 8 bytes, for 16-bit RGBA) are reserved from
+/// `image::Limits`, and the decoder gets `DECODER_WORKING_BYTES` more for its own buffers
+/// (PNG text and ICC chunks, which a zlib bomb could otherwise inflate; a GIF frame).
+/// Decoders whose buffers `Limits` does not govern keep them proportional to the pixels:
+/// a progressive JPEG holds 2 bytes a sample of coefficients, lossless WebP 4 bytes a pixel.
+fn decode(bytes: &[u8], kind: Kind) -> Result<DynamicImage, ScaleError> {
+    let format = match kind {
+        Kind::Png => ImageFormat::Png,
+        Kind::Jpeg => ImageFormat::Jpeg,
+        Kind::Gif => ImageFormat::Gif,
+        Kind::Webp => ImageFormat::WebP,
+    };
+    let mut limits = Limits::default();
+    limits.max_alloc = Some(DECODER_WORKING_BYTES);
+    let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
+    reader.limits(limits);
+    let mut decoder = reader.into_decoder().map_err(undecodable)?;
+    let (width, height) = decoder.dimensions();
+    if pixels(width, height) > MAX_PIXELS {
+        return Err(ScaleError::TooLarge);
+    }
+    let mut limits = Limits::default();
+    limits.max_alloc = Some(decoder.total_bytes().saturating_add(DECODER_WORKING_BYTES));
+    limits.reserve(decoder.total_bytes()).map_err(undecodable)?;
+    decoder.set_limits(limits).map_err(undecodable)?;
+    let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
+    let mut image = DynamicImage::from_decoder(decoder).map_err(undecodable)?;
+    image.apply_orientation(orientation);
+    Ok(image)
+}
+
+fn undecodable(error: ImageError) -> ScaleError {
+    match error {
+        ImageError::Limits(_) => ScaleError::TooLarge,
+        other => ScaleError::Undecodable(other.to_string()),
+    }
+}
+
+/// The image at 8 bits per channel (what PNG viewers and JPEG take; JPEG has no alpha), or
+/// None when it is so already.
+fn to_8_bit(image: &DynamicImage, jpeg: bool) -> Option<DynamicImage> {
+    let grey = !image.color().has_color();
+    let alpha = image.color().has_alpha() && !jpeg;
+    Some(match (image, grey, alpha) {
+        (DynamicImage::ImageLuma8(_) | DynamicImage::ImageRgb8(_), _, _)
+        | (DynamicImage::ImageLumaA8(_) | DynamicImage::ImageRgba8(_), _, true) => return None,
+        (_, true, false) => DynamicImage::ImageLuma8(image.to_luma8()),
+        (_, true, true) => DynamicImage::ImageLumaA8(image.to_luma_alpha8()),
+        (_, false, false) => DynamicImage::ImageRgb8(image.to_rgb8()),
+        (_, false, true) => DynamicImage::ImageRgba8(image.to_rgba8()),
+    })
+}
+
+/// Lanczos3 with SIMD (fast_image_resize): an order of magnitude faster than the image
+/// crate's own filters, and sharp on the text of screenshots. Alpha is premultiplied while
+/// resizing so that transparent pixels do not bleed their colour into the edges. The source
+/// keeps its depth (16-bit PNGs are resized at 16 bits) and only the small result is
+/// converted to 8 bits.
+fn resize(
+    resizer: &mut Resizer,
+    image: &DynamicImage,
+    width: u32,
+    height: u32,
+    jpeg: bool,
+) -> Result<DynamicImage, ScaleError> {
+    let options = ResizeOptions::new().resize_alg(ResizeAlg::Convolution(FilterType::Lanczos3));
+    let mut resized = DynamicImage::new(width, height, image.color());
+    resizer
+        .resize(image, &mut resized, &options)
+        .map_err(|e| ScaleError::Undecodable(e.to_string()))?;
+    Ok(to_8_bit(&resized, jpeg).unwrap_or(resized))
+}
+
+/// PNG at the fastest setting: what a vision model is charged depends on the pixels, not
+/// the bytes, and the stronger settings cost 3 to 40 times as long for 15-60 % smaller files.
+fn encode(image: &DynamicImage, jpeg: bool) -> Result<Vec<u8>, ScaleError> {
+    let mut out = Vec::new();
+    let written = if jpeg {
+        image.write_with_encoder(JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY))
+    } else {
+        image.write_with_encoder(PngEncoder::new_with_quality(
+            &mut out,
+            CompressionType::Fast,
+            PngFilter::Adaptive,
+        ))
+    };
+    written.map_err(|e| ScaleError::Undecodable(e.to_string()))?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::codecs::gif::GifEncoder;
+    use image::codecs::webp::WebPEncoder;
+    use image::{ImageEncoder, Rgb, RgbImage, Rgba, RgbaImage};
+
+    fn gradient(width: u32, height: u32) -> RgbImage {
+        RgbImage::from_fn(width, height, |x, y| {
+            Rgb([(x % 256) as u8, (y % 256) as u8, 128])
+        })
+    }
+
+    fn png(image: &DynamicImage) -> Vec<u8> {
+        let mut out = Vec::new();
+        image.write_with_encoder(PngEncoder::new(&mut out)).unwrap();
+        out
+    }
+
+    fn decoded(scaled: &Scaled) -> DynamicImage {
+        let image = image::load_from_memory(&scaled.bytes).unwrap();
+        assert_eq!(
+            (image.width(), image.height()),
+            (scaled.width, scaled.height)
+        );
+        image
+    }
+
+    fn scale(bytes: &[u8], kind: Kind) -> Result<Option<Scaled>, ScaleError> {
+        let (width, height) = ImageReader::new(Cursor::new(bytes))
+            .with_guessed_format()
+            .unwrap()
+            .into_dimensions()
+            .unwrap();
+        scale_if_needed(bytes, kind, width, height)
+    }
+
+    /// A PNG whose header says `width` x `height` (1-bit grey) and whose pixels are missing.
+    fn png_header(width: u32, height: u32) -> Vec<u8> {
+        fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+            out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+            let start = out.len();
+            out.extend_from_slice(kind);
+            out.extend_from_slice(data);
+            let crc = crc32(&out[start..]);
+            out.extend_from_slice(&crc.to_be_bytes());
+        }
+        let mut ihdr = Vec::new();
+        ihdr.extend_from_slice(&width.to_be_bytes());
+        ihdr.extend_from_slice(&height.to_be_bytes());
+        ihdr.extend_from_slice(&[1, 0, 0, 0, 0]);
+        let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+        chunk(&mut out, b"IHDR", &ihdr);
+        chunk(&mut out, b"IDAT", &[0x78, 0x9c, 0x03, 0x00]);
+        chunk(&mut out, b"IEND", &[]);
+        out
+    }
+
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &b in bytes {
+            crc ^= u32::from(b);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 {
+                    (crc >> 1) ^ 0xedb8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+
+    #[test]
+    fn proportions_kept_shorter_side_rounded() {
+        assert_eq!(fit(4000, 3000, MAX_SIDE), (1568, 1176));
+        assert_eq!(fit(3000, 4000, MAX_SIDE), (1176, 1568));
+        assert_eq!(fit(2000, 1001, MAX_SIDE), (1568, 785));
+        assert_eq!(fit(1569, 1000, MAX_SIDE), (1568, 999));
+        assert_eq!(fit(100_000, 1, MAX_SIDE), (1568, 1));
+        assert_eq!(fit(1568, 1568, MAX_SIDE), (1568, 1568));
+        assert_eq!(fit(10, 20, MAX_SIDE), (10, 20));
+    }
+
+    #[test]
+    fn longer_side_1568_is_sent_as_is_1569_is_scaled() {
+        for (width, height) in [(1568, 12), (12, 1568)] {
+            let bytes = png(&DynamicImage::ImageRgb8(gradient(width, height)));
+            assert_eq!(scale(&bytes, Kind::Png), Ok(None));
+        }
+        let bytes = png(&DynamicImage::ImageRgb8(gradient(1569, 12)));
+        let scaled = scale(&bytes, Kind::Png).unwrap().unwrap();
+        assert_eq!(
+            (scaled.mime_type, scaled.width, scaled.height),
+            ("image/png", 1568, 12)
+        );
+        decoded(&scaled);
+        let bytes = png(&DynamicImage::ImageRgb8(gradient(12, 1569)));
+        let scaled = scale(&bytes, Kind::Png).unwrap().unwrap();
+        assert_eq!((scaled.width, scaled.height), (12, 1568));
+    }
+
+    #[test]
+    fn scaled_png_proportions() {
+        // 65 x 1568 / 2000 = 50.96: the shorter side rounds to the nearest pixel.
+        let bytes = png(&DynamicImage::ImageRgb8(gradient(2000, 65)));
+        let scaled = scale(&bytes, Kind::Png).unwrap().unwrap();
+        assert_eq!((scaled.width, scaled.height), (1568, 51));
+        assert_eq!(decoded(&scaled).color(), image::ColorType::Rgb8);
+    }
+
+    #[test]
+    fn jpeg_stays_jpeg() {
+        let mut bytes = Vec::new();
+        JpegEncoder::new_with_quality(&mut bytes, 90)
+            .write_image(
+                gradient(1600, 120).as_raw(),
+                1600,
+                120,
+                image::ExtendedColorType::Rgb8,
+            )
+            .unwrap();
+        let scaled = scale(&bytes, Kind::Jpeg).unwrap().unwrap();
+        assert_eq!(
+            (scaled.mime_type, scaled.width, scaled.height),
+            ("image/jpeg", 1568, 118)
+        );
+        assert_eq!(
+            image::guess_format(&scaled.bytes).unwrap(),
+            ImageFormat::Jpeg
+        );
+        decoded(&scaled);
+    }
+
+    #[test]
+    fn exif_orientation_is_applied_before_scaling() {
+        let mut bytes = Vec::new();
+        JpegEncoder::new_with_quality(&mut bytes, 90)
+            .write_image(
+                gradient(2000, 100).as_raw(),
+                2000,
+                100,
+                image::ExtendedColorType::Rgb8,
+            )
+            .unwrap();
+        // APP1 Exif, big-endian TIFF, one IFD entry: Orientation (0x0112) = 6, "rotate 90 CW".
+        let exif: &[u8] =
+            b"Exif\0\0MM\0\x2a\0\0\0\x08\0\x01\x01\x12\0\x03\0\0\0\x01\0\x06\0\0\0\0\0\0";
+        let mut app1 = vec![0xff, 0xe1];
+        app1.extend_from_slice(&((exif.len() + 2) as u16).to_be_bytes());
+        app1.extend_from_slice(exif);
+        bytes.splice(2..2, app1);
+        let scaled = scale_if_needed(&bytes, Kind::Jpeg, 2000, 100)
+            .unwrap()
+            .unwrap();
+        assert_eq!((scaled.width, scaled.height), (78, 1568));
+        decoded(&scaled);
+    }
+
+    #[test]
+    fn gif_and_webp_become_png() {
+        let frame = RgbaImage::from_fn(1600, 40, |x, y| {
+            Rgba([(x % 7 * 30) as u8, (y * 5) as u8, 0, 255])
+        });
+        let mut gif = Vec::new();
+        GifEncoder::new(&mut gif)
+            .encode_frame(image::Frame::new(frame.clone()))
+            .unwrap();
+        let mut webp = Vec::new();
+        WebPEncoder::new_lossless(&mut webp)
+            .write_image(frame.as_raw(), 1600, 40, image::ExtendedColorType::Rgba8)
+            .unwrap();
+        for (bytes, kind) in [(gif, Kind::Gif), (webp, Kind::Webp)] {
+            let scaled = scale(&bytes, kind).unwrap().unwrap();
+            assert_eq!(
+                (scaled.mime_type, scaled.width, scaled.height),
+                ("image/png", 1568, 39)
+            );
+            assert_eq!(
+                image::guess_format(&scaled.bytes).unwrap(),
+                ImageFormat::Png
+            );
+            decoded(&scaled);
+        }
+    }
+
+    #[test]
+    fn sixteen_bit_alpha_becomes_eight_bit_alpha() {
+        let image = image::ImageBuffer::<Rgba<u16>, _>::from_fn(1600, 8, |x, _| {
+            Rgba([x as u16 * 40, 0, 65535, if x % 2 == 0 { 0 } else { 65535 }])
+        });
+        let bytes = png(&DynamicImage::ImageRgba16(image));
+        let scaled = scale(&bytes, Kind::Png).unwrap().unwrap();
+        assert_eq!(decoded(&scaled).color(), image::ColorType::Rgba8);
+    }
+
+    #[test]
+    fn a_file_over_5_mib_is_sent_under_5_mib() {
+        // Noise does not compress: 1200x1200 RGBA is 5.8 MB as PNG, and still over 5 MiB
+        // at the same size, so it is scaled down until it fits.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let noise = RgbaImage::from_fn(1200, 1200, |_, _| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            Rgba((seed as u32).to_le_bytes())
+        });
+        let bytes = png(&DynamicImage::ImageRgba8(noise));
+        assert!(bytes.len() as u64 > MAX_SENT_BYTES);
+        let scaled = scale(&bytes, Kind::Png).unwrap().unwrap();
+        assert!(scaled.bytes.len() as u64 <= MAX_SENT_BYTES);
+        assert!(scaled.width < 1200);
+        assert_eq!(scaled.width, scaled.height);
+        decoded(&scaled);
+    }
+
+    #[test]
+    fn a_file_over_5_mib_that_compresses_keeps_its_size() {
+        // A small PNG padded past 5 MiB (decoders stop at IEND): re-encoded at 16x16.
+        let mut bytes = png(&DynamicImage::ImageRgb8(gradient(16, 16)));
+        bytes.resize(MAX_SENT_BYTES as usize + 1, 0);
+        let scaled = scale_if_needed(&bytes, Kind::Png, 16, 16).unwrap().unwrap();
+        assert_eq!((scaled.width, scaled.height), (16, 16));
+        bytes.truncate(MAX_SENT_BYTES as usize);
+        assert_eq!(scale_if_needed(&bytes, Kind::Png, 16, 16), Ok(None));
+    }
+
+    #[test]
+    fn files_over_64_mib_are_refused_before_decoding() {
+        let mut bytes = png(&DynamicImage::ImageRgb8(gradient(16, 16)));
+        bytes.resize(MAX_FILE_BYTES as usize, 0);
+        assert!(matches!(
+            scale_if_needed(&bytes, Kind::Png, 16, 16),
+            Ok(Some(_))
+        ));
+        bytes.push(0);
+        assert_eq!(
+            scale_if_needed(&bytes, Kind::Png, 16, 16),
+            Err(ScaleError::TooLarge)
+        );
+    }
+
+    #[test]
+    fn over_100_megapixels_refused_from_the_header() {
+        // Exactly 100 MP passes the bound; its missing pixels then fail to decode.
+        let exactly = png_header(10_000, 10_000);
+        assert!(matches!(
+            scale_if_needed(&exactly, Kind::Png, 10_000, 10_000),
+            Err(ScaleError::Undecodable(_))
+        ));
+        let over = png_header(10_000, 10_001);
+        assert_eq!(
+            scale_if_needed(&over, Kind::Png, 10_000, 10_001),
+            Err(ScaleError::TooLarge)
+        );
+        // A caller that read the header wrong: the decoder's own header still decides.
+        assert_eq!(
+            scale_if_needed(&over, Kind::Png, 2_000, 10),
+            Err(ScaleError::TooLarge)
+        );
+        assert_eq!(
+            scale_if_needed(&[], Kind::Png, u32::MAX, u32::MAX),
+            Err(ScaleError::TooLarge)
+        );
+    }
+
+    #[test]
+    fn corrupt_data_is_undecodable() {
+        let bytes = png(&DynamicImage::ImageRgb8(gradient(2000, 50)));
+        let cut = &bytes[..bytes.len() / 2];
+        for (bytes, kind) in [
+            (cut, Kind::Png),
+            (&b""[..], Kind::Png),
+            (&b"\xff\xd8\xff\xe0 not really a jpeg"[..], Kind::Jpeg),
+            (&bytes[..], Kind::Jpeg),
+            (&b"GIF89a\xff\xff\xff\xff"[..], Kind::Gif),
+            (&b"RIFF\0\0\0\0WEBPVP8 garbage"[..], Kind::Webp),
+        ] {
+            assert!(
+                matches!(
+                    scale_if_needed(bytes, kind, 2000, 50),
+                    Err(ScaleError::Undecodable(_))
+                ),
+                "{kind:?}"
+            );
+        }
+    }
+
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// A 1600x4 image (wide enough to be scaled) in each format, made once.
+        fn samples() -> &'static [(Vec<u8>, Kind)] {
+            static SAMPLES: std::sync::OnceLock<Vec<(Vec<u8>, Kind)>> = std::sync::OnceLock::new();
+            SAMPLES.get_or_init(make_samples)
+        }
+
+        fn make_samples() -> Vec<(Vec<u8>, Kind)> {
+            let frame = RgbaImage::from_fn(1600, 4, |x, y| Rgba([x as u8, y as u8, 7, 200]));
+            let rgb = DynamicImage::ImageRgba8(frame.clone()).to_rgb8();
+            let mut jpeg = Vec::new();
+            JpegEncoder::new(&mut jpeg)
+                .write_image(rgb.as_raw(), 1600, 4, image::ExtendedColorType::Rgb8)
+                .unwrap();
+            let mut gif = Vec::new();
+            GifEncoder::new(&mut gif)
+                .encode_frame(image::Frame::new(frame.clone()))
+                .unwrap();
+            let mut webp = Vec::new();
+            WebPEncoder::new_lossless(&mut webp)
+                .write_image(frame.as_raw(), 1600, 4, image::ExtendedColorType::Rgba8)
+                .unwrap();
+            vec![
+                (png(&DynamicImage::ImageRgba8(frame)), Kind::Png),
+                (jpeg, Kind::Jpeg),
+                (gif, Kind::Gif),
+                (webp, Kind::Webp),
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(64))]
+            #[test]
+            fn damaged_images_never_panic(
+                which in 0usize..4,
+                edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..8),
+                cut in any::<usize>(),
+            ) {
+                let (bytes, kind) = &samples()[which];
+                let (mut bytes, kind) = (bytes.clone(), *kind);
+                for (at, byte) in edits {
+                    let at = at % bytes.len();
+                    bytes[at] = byte;
+                }
+                bytes.truncate(cut % (bytes.len() + 1));
+                if let Ok(Some(scaled)) = scale_if_needed(&bytes, kind, 1600, 4) {
+                    prop_assert!(scaled.width <= MAX_SIDE && scaled.height <= MAX_SIDE);
+                }
+            }
+        }
+    }
+}
