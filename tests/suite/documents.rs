@@ -1,0 +1,354 @@
+//! SPEC §16: notebooks and PDFs read as views, `--raw`, and `paths` in `--call`.
+
+use serde_json::{Value, json};
+
+use crate::common;
+
+use common::{Workspace, code, json_lines, stderr, stdout};
+
+/// A notebook of nbformat 4.2 shapes: `source` as a string and as a list, cells without
+/// `id`, every kind of output.
+const NOTEBOOK: &str = r##"{
+ "cells": [
+  {"cell_type": "markdown", "metadata": {}, "source": "# Analysis\nIntro text."},
+  {"cell_type": "code", "execution_count": 1, "metadata": {},
+   "outputs": [
+    {"name": "stdout", "output_type": "stream", "text": ["loading\n", "done\n"]},
+    {"data": {"text/plain": ["42"]}, "execution_count": 1, "metadata": {}, "output_type": "execute_result"},
+    {"data": {"image/png": "AAAAAAAA", "text/plain": ["<Figure>"]}, "metadata": {}, "output_type": "display_data"},
+    {"data": {"image/png": "iVBORw0KGgoAAAANSUhEUg=="}, "metadata": {}, "output_type": "display_data"},
+    {"ename": "ZeroDivisionError", "evalue": "division by zero", "output_type": "error",
+     "traceback": ["\u001b[0;31m---------\u001b[0m", "\u001b[0;31mZeroDivisionError\u001b[0m: division by zero"]}
+   ],
+   "source": ["x = 42\n", "x"]},
+  {"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [], "source": "print('no output')"}
+ ],
+ "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+ "nbformat": 4, "nbformat_minor": 2
+}"##;
+
+/// The view of [`NOTEBOOK`], byte for byte.
+const VIEW: &str = "# %% [markdown] cell-1
+# Analysis
+Intro text.
+
+# %% [code] cell-2
+x = 42
+x
+# %% [output] cell-2
+loading
+done
+42
+<Figure>
+[image/png output, 16 bytes]
+ZeroDivisionError: division by zero
+---------
+ZeroDivisionError: division by zero
+
+# %% [code] cell-3
+print('no output')
+";
+
+/// nbformat 4.5: cells with an `id`.
+const NOTEBOOK_45: &str = r##"{"cells": [
+  {"cell_type": "markdown", "id": "intro", "metadata": {}, "source": ["# Title\n", "Text"]},
+  {"cell_type": "code", "id": "load-data", "execution_count": 1, "metadata": {}, "outputs": [], "source": ["import os\n", "os.getcwd()"]}
+ ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}"##;
+
+fn numbered(text: &str) -> String {
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| format!("{:>4} | {line}\n", i + 1))
+        .collect()
+}
+
+fn pdf(name: &str) -> Vec<u8> {
+    let path = format!("{}/tests/data/pdf/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn workspace() -> Workspace {
+    let ws = Workspace::new();
+    ws.file("nb.ipynb", NOTEBOOK);
+    ws.file("ids.ipynb", NOTEBOOK_45);
+    for name in [
+        "fpdf2_two_pages.pdf",
+        "reportlab_text.pdf",
+        "chromium_unicode.pdf",
+        "reportlab_scan.pdf",
+        "reportlab_encrypted.pdf",
+        "damaged_truncated.pdf",
+        "qpdf_empty_user_password.pdf",
+    ] {
+        ws.file(name, pdf(name));
+    }
+    ws
+}
+
+#[test]
+fn a_notebook_is_read_as_its_view_byte_for_byte() {
+    let ws = workspace();
+    let out = ws.run(&["nb.ipynb"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), numbered(VIEW));
+    let v = ws.json(&["nb.ipynb"]);
+    assert_eq!(v["data"]["type"], "notebook");
+    assert_eq!(v["stats"]["total_lines"], VIEW.lines().count());
+    assert_eq!(v["stats"]["file_size_bytes"], NOTEBOOK.len());
+    // Paged like any text.
+    let out = ws.run(&["nb.ipynb", "-s", "5", "-n", "3"]);
+    assert_eq!(
+        stdout(&out),
+        "   5 | # %% [code] cell-2\n   6 | x = 42\n   7 | x\n\n\
+         [Truncated: showing lines 5-7 of 19. Use --start-line 8 to continue. Use --outline to list its cells.]\n"
+    );
+}
+
+#[test]
+fn long_outputs_keep_fifty_lines_and_say_how_many_more() {
+    let ws = Workspace::new();
+    let text: String = (0..60).map(|i| format!("{i}\n")).collect();
+    let nb = json!({
+        "cells": [{"cell_type": "code", "execution_count": 1, "metadata": {},
+                   "source": "for i in range(60): print(i)",
+                   "outputs": [{"output_type": "stream", "name": "stdout", "text": text}]}],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 4
+    });
+    ws.file("long.ipynb", nb.to_string());
+    let out = ws.run(&["long.ipynb", "--numbers", "none"]);
+    let lines: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+    assert_eq!(lines[0], "# %% [code] cell-1");
+    assert_eq!(lines[2], "# %% [output] cell-1");
+    assert_eq!(lines[3], "0");
+    assert_eq!(lines[52], "49");
+    assert_eq!(lines[53], "[… 10 more lines]");
+    assert_eq!(lines.len(), 54);
+}
+
+#[test]
+fn cells_are_symbols_by_number_or_id() {
+    let ws = workspace();
+    let out = ws.run(&["nb.ipynb", "--outline"]);
+    assert_eq!(
+        stdout(&out),
+        "  1-3 | # %% [markdown] cell-1\n 5-16 | # %% [code] cell-2\n18-19 | # %% [code] cell-3\n"
+    );
+    let v = ws.json(&["nb.ipynb", "--outline"]);
+    assert_eq!(v["data"]["symbols"][1]["name"], "cell-2");
+    assert_eq!(v["data"]["symbols"][1]["kind"], "cell");
+    assert_eq!(v["data"]["total_symbols"], 3);
+    let out = ws.run(&["nb.ipynb#cell-3", "--no-hint"]);
+    assert_eq!(stdout(&out), "  18 | # %% [code] cell-3\n  19 | print('no output')\n");
+    // By the cell's id (nbformat 4.5).
+    let v = ws.json(&["ids.ipynb#load-data"]);
+    assert_eq!(v["data"]["type"], "notebook");
+    assert_eq!(v["data"]["symbol"]["name"], "cell-2");
+    assert_eq!(
+        v["data"]["content"],
+        "   5 | # %% [code] cell-2\n   6 | import os\n   7 | os.getcwd()\n"
+    );
+    // The cell that holds a line.
+    let out = ws.run(&["nb.ipynb:9", "--enclosing", "--no-hint"]);
+    assert!(stdout(&out).starts_with("   5 | # %% [code] cell-2\n"));
+    assert!(stdout(&out).ends_with("  16 | ZeroDivisionError: division by zero\n"));
+    // A cell that is not there: the nearest ones.
+    let out = ws.run(&["nb.ipynb#cell-9"]);
+    assert_eq!(code(&out), 3);
+    assert!(stderr(&out).contains("No cell 'cell-9' in 'nb.ipynb' (3 cells)."));
+    assert!(stderr(&out).contains("  nb.ipynb#cell-3\n"));
+}
+
+#[test]
+fn what_is_not_a_notebook_is_read_as_text() {
+    let ws = Workspace::new();
+    ws.file("bad.ipynb", "{\"cells\": [ not json\n");
+    ws.file("v3.ipynb", "{\"nbformat\": 3, \"worksheets\": []}\n");
+    let out = ws.run(&["bad.ipynb", "--no-hint"]);
+    assert_eq!(stdout(&out), "   1 | {\"cells\": [ not json\n");
+    let v = ws.json(&["v3.ipynb"]);
+    assert_eq!(v["data"]["type"], "file");
+}
+
+#[test]
+fn raw_reads_the_bytes_as_before() {
+    let ws = workspace();
+    let v = ws.json(&["nb.ipynb", "--raw"]);
+    assert_eq!(v["data"]["type"], "file");
+    assert_eq!(v["stats"]["total_lines"], NOTEBOOK.lines().count());
+    let out = ws.run(&["fpdf2_two_pages.pdf", "--raw"]);
+    assert_eq!(code(&out), 7, "{}", stdout(&out));
+    let v = ws.json(&["--call", r#"{"path":"nb.ipynb","raw":true}"#]);
+    assert_eq!(v["data"]["type"], "file");
+}
+
+#[test]
+fn the_hash_is_the_files_not_the_views() {
+    let ws = workspace();
+    let hash = blake3::hash(NOTEBOOK.as_bytes()).to_hex().to_string();
+    let v = ws.json(&["nb.ipynb", "--hash"]);
+    assert_eq!(v["stats"]["content_hash"], hash);
+    let v = ws.json(&["nb.ipynb", "--if-changed", &hash]);
+    assert_eq!(v["status"], "unchanged");
+}
+
+#[test]
+fn a_notebook_over_64_mib_is_refused() {
+    let ws = Workspace::new();
+    let file = std::fs::File::create(ws.path().join("huge.ipynb")).unwrap();
+    file.set_len((64 << 20) + 1).unwrap();
+    let out = ws.run(&["huge.ipynb"]);
+    assert_eq!(code(&out), 8, "{}", stderr(&out));
+    assert!(stderr(&out).contains("larger than 64 MiB"));
+    assert!(stderr(&out).contains("--raw"));
+}
+
+#[test]
+fn pdfs_of_several_producers_are_read_page_by_page() {
+    let ws = workspace();
+    let out = ws.run(&["fpdf2_two_pages.pdf"]);
+    assert_eq!(
+        stdout(&out),
+        numbered(
+            "--- page 1 ---\nFirst page of the fpdf2 fixture.\nIt has two lines of text.\n\
+             --- page 2 ---\nSecond page: numbers 12345 and symbols (a+b)=c.\n"
+        )
+    );
+    let out = ws.run(&["reportlab_text.pdf", "--numbers", "none"]);
+    assert_eq!(
+        stdout(&out),
+        "--- page 1 ---\nReportlab fixture\nAccents from WinAnsi: déjà vu, naïve, Übermut.\n\
+         A second line, then a gap.\n\nA paragraph after the gap. Same baseline\n\
+         --- page 2 ---\nPage two of reportlab.\n"
+    );
+    let out = ws.run(&["chromium_unicode.pdf", "--numbers", "none"]);
+    assert!(stdout(&out).contains("Unicode: café, αβγ, ≤ ∞.\n"));
+    // Encrypted with an empty user password: opens as a viewer opens it.
+    let out = ws.run(&["qpdf_empty_user_password.pdf", "--numbers", "none"]);
+    assert!(stdout(&out).starts_with("--- page 1 ---\nFirst page of the fpdf2 fixture.\n"));
+    let v = ws.json(&["fpdf2_two_pages.pdf"]);
+    assert_eq!(v["data"]["type"], "pdf");
+    assert_eq!(v["stats"]["total_lines"], 5);
+}
+
+#[test]
+fn pages_are_symbols() {
+    let ws = workspace();
+    let out = ws.run(&["reportlab_text.pdf", "--outline"]);
+    assert_eq!(stdout(&out), "1-6 | --- page 1 ---\n7-8 | --- page 2 ---\n");
+    let v = ws.json(&["reportlab_text.pdf#page-2"]);
+    assert_eq!(v["data"]["type"], "pdf");
+    assert_eq!(v["data"]["symbol"]["kind"], "page");
+    assert_eq!(
+        v["data"]["content"],
+        "   7 | --- page 2 ---\n   8 | Page two of reportlab.\n"
+    );
+    let v = ws.json(&["--call", r#"{"path":"reportlab_text.pdf","symbol":"page-1"}"#]);
+    assert_eq!(v["data"]["end_line"], 6);
+}
+
+#[test]
+fn a_pdf_without_text_says_so() {
+    let ws = workspace();
+    let out = ws.run(&["reportlab_scan.pdf"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        stdout(&out),
+        "   1 | --- page 1 ---\n   2 | --- page 2 ---\n\n\
+         [This PDF has no text layer (scanned or drawn pages): only its page lines are shown.]\n"
+    );
+    let v = ws.json(&["--call", r#"{"path":"reportlab_scan.pdf"}"#]);
+    assert!(v["text"].as_str().unwrap().contains("no text layer"));
+}
+
+#[test]
+fn encrypted_and_damaged_pdfs_are_binary_with_a_reason() {
+    let ws = workspace();
+    for (name, reason) in [
+        ("reportlab_encrypted.pdf", "pdf_encrypted"),
+        ("damaged_truncated.pdf", "pdf_damaged"),
+    ] {
+        let out = ws.run(&[name, "--format", "json"]);
+        assert_eq!(code(&out), 7, "{name}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["error"]["code"], "BINARY_FILE");
+        assert_eq!(v["error"]["detail"], json!({ "reason": reason }), "{name}");
+    }
+}
+
+#[test]
+fn paths_answers_each_target_in_turn() {
+    let ws = workspace();
+    ws.file("a.txt", "one\ntwo\nthree\n");
+    let out = ws
+        .cmd()
+        .args([
+            "--call",
+            r#"{"paths":["a.txt:2-2","nope.txt","nb.ipynb#cell-3"]}"#,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 3);
+    let answers = json_lines(&out);
+    assert_eq!(answers.len(), 3);
+    assert_eq!(answers[0]["data"]["content"], "   2 | two\n");
+    assert_eq!(answers[1]["error"]["code"], "NOT_FOUND");
+    assert_eq!(answers[2]["data"]["symbol"]["name"], "cell-3");
+}
+
+#[test]
+fn paths_share_one_byte_budget() {
+    let ws = Workspace::new();
+    let lines: String = (1..=40).map(|n| format!("line {n:02}\n")).collect();
+    ws.file("a.txt", &lines);
+    ws.file("b.txt", &lines);
+    ws.file("c.txt", &lines);
+    // Each line prints as 15 bytes: `   1 | line 01\n`.
+    let call = r#"{"paths":["a.txt","b.txt","c.txt"]}"#;
+    let out = ws
+        .cmd()
+        .args(["--call", call, "--max-bytes", "400"])
+        .output()
+        .unwrap();
+    let answers = json_lines(&out);
+    let shown: Vec<u64> = answers
+        .iter()
+        .map(|a| a["stats"]["lines_read"].as_u64().unwrap())
+        .collect();
+    assert_eq!(shown, [26, 1, 1], "{answers:?}");
+    assert_eq!(answers[1]["data"]["truncated_by"], "bytes");
+    // The same files as separate PATHs each get the whole budget.
+    let out = ws
+        .cmd()
+        .args(["a.txt", "b.txt", "--max-bytes", "400", "--format", "json"])
+        .output()
+        .unwrap();
+    let each: Vec<u64> = json_lines(&out)
+        .iter()
+        .map(|a| a["stats"]["lines_read"].as_u64().unwrap())
+        .collect();
+    assert_eq!(each, [26, 26]);
+}
+
+#[test]
+fn paths_are_checked() {
+    let ws = workspace();
+    let many: Vec<String> = (0..51).map(|i| format!("f{i}")).collect();
+    for (call, says) in [
+        (
+            json!({"path": "a", "paths": ["b"]}),
+            "path and paths cannot be combined",
+        ),
+        (json!({"paths": []}), "one call reads 1 to 50"),
+        (json!({ "paths": many }), "one call reads 1 to 50"),
+        (json!({"paths": "a.txt"}), "expected an array"),
+        (json!({"paths": [1]}), "expected an array"),
+    ] {
+        let v = ws.json(&["--call", &call.to_string()]);
+        assert_eq!(v["error"]["code"], "INVALID_PARAM", "{call}");
+        assert!(
+            v["error"]["message"].as_str().unwrap().contains(says),
+            "{call}: {}",
+            v["error"]["message"]
+        );
+    }
+}
