@@ -477,7 +477,8 @@ async fn images_are_answered_as_image_blocks_with_their_dimensions() {
         assert_eq!(v["status"], "success");
         assert_eq!(
             v["data"],
-            json!({"type": "image", "path": path, "mime_type": mime, "width": width, "height": height})
+            json!({"type": "image", "path": path, "mime_type": mime, "width": width, "height": height,
+                   "sent_width": width, "sent_height": height})
         );
         assert_eq!(v["stats"]["file_size_bytes"], bytes.len() as u64);
         assert!(v["stats"]["file_mtime_ms"].is_i64());
@@ -486,16 +487,89 @@ async fn images_are_answered_as_image_blocks_with_their_dimensions() {
         let out = ws.run(&[path]);
         assert_eq!(common::code(&out), 7, "{path}");
     }
-    // Over 5 MiB: SIZE_LIMIT_EXCEEDED.
-    let mut big = std::fs::read(ws.path().join("pics/logo.png")).unwrap();
-    big.resize(5 * 1024 * 1024 + 1, 0);
-    ws.file("pics/huge.png", &big);
-    let r = call(&client, json!({"path": "pics/huge.png"})).await;
-    assert_eq!(r.is_error, Some(true));
+    // Over 64 MiB, or over 100 megapixels by its header: refused before decoding.
+    let mut huge = std::fs::read(ws.path().join("pics/logo.png")).unwrap();
+    huge.resize((64 << 20) + 1, 0);
+    ws.file("pics/huge.png", &huge);
+    let mut vast = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    vast.extend(20_000u32.to_be_bytes());
+    vast.extend(10_000u32.to_be_bytes());
+    vast.extend(b"\x08\x06\0\0\0\0\0\0\0\0\0\0\0IEND\xaeB`\x82");
+    ws.file("pics/vast.png", &vast);
+    for path in ["pics/huge.png", "pics/vast.png"] {
+        let r = call(&client, json!({ "path": path })).await;
+        assert_eq!(r.is_error, Some(true), "{path}");
+        let v = r.structured_content.unwrap();
+        assert_eq!(v["error"]["code"], "SIZE_LIMIT_EXCEEDED", "{path}");
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("over 100 megapixels or 64 MiB"),
+            "{path}"
+        );
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_large_image_is_scaled_to_1568_pixels_on_its_longer_side() {
+    let ws = workspace();
+    let image = image::RgbImage::from_fn(2000, 1000, |x, y| {
+        image::Rgb([(x % 256) as u8, (y % 256) as u8, ((x + y) % 256) as u8])
+    });
+    image.save(ws.path().join("wide.png")).unwrap();
+    let size = std::fs::metadata(ws.path().join("wide.png")).unwrap().len();
+    let client = plain_client(&ws, &[]).await;
+    let r = call(&client, json!({"path": "wide.png"})).await;
+    assert_eq!(r.is_error, Some(false));
     assert_eq!(
-        r.structured_content.unwrap()["error"]["code"],
-        "SIZE_LIMIT_EXCEEDED"
+        text_of(&r, 0),
+        format!("Image 'wide.png': PNG, 2000x1000, scaled to 1568x784, {size} bytes.")
     );
+    let Some(sent) = r.content[1].as_image() else {
+        panic!("content[1] is not an image");
+    };
+    assert_eq!(sent.mime_type, "image/png");
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(&sent.data)
+        .unwrap();
+    let decoded = image::load_from_memory(&bytes).unwrap();
+    assert_eq!((decoded.width(), decoded.height()), (1568, 784));
+    let v = r.structured_content.unwrap();
+    assert_eq!(v["data"]["width"], 2000);
+    assert_eq!(v["data"]["sent_width"], 1568);
+    assert_eq!(v["data"]["sent_height"], 784);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn paths_give_one_result_with_a_section_per_target() {
+    let ws = workspace();
+    let client = plain_client(&ws, &[]).await;
+    let r = call(
+        &client,
+        json!({"paths": ["src/lib.rs", "missing.rs", "src/app.rs:2-3"]}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false));
+    assert_eq!(
+        text_of(&r, 0),
+        "==> src/lib.rs <==\n   1 | pub fn a() {}\n\n\
+         ==> missing.rs <==\nNOT_FOUND: File 'missing.rs' does not exist.\n\n\
+         ==> src/app.rs:2-3 <==\n   2 | line 2\n   3 | line 3\n\n\
+         [Truncated: showing lines 2-3 of 700. Use start_line=4 to continue.]\n"
+    );
+    let v = r.structured_content.unwrap();
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3);
+    assert_eq!(results[0]["status"], "success");
+    assert_eq!(results[1]["error"]["code"], "NOT_FOUND");
+    assert_eq!(results[2]["data"]["start_line"], 2);
+    // An error only when every target failed.
+    let r = call(&client, json!({"paths": ["missing.rs", "gone.rs"]})).await;
+    assert_eq!(r.is_error, Some(true));
     client.cancel().await.unwrap();
 }
 
