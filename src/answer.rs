@@ -12,10 +12,13 @@ use crate::dir;
 use crate::document::{self, Document};
 use crate::error::{Error, ErrorCode};
 use crate::image;
-use crate::outcome::{FileFacts, Listing, Status, Success, TextRead, Unchanged, window_status};
-use crate::sniff::EncodingChoice;
+use crate::map;
+use crate::outcome::{
+    FileFacts, Listing, MapRead, Status, Success, TextRead, Unchanged, window_status,
+};
 use crate::read::{self, ReadError, WindowSpec};
 use crate::request::{Request, Target};
+use crate::sniff::EncodingChoice;
 use crate::structure;
 use crate::target::{self, How, Plan};
 
@@ -37,6 +40,7 @@ impl Answer {
             Err(_) => Status::Error,
             Ok(Success::Text(read)) => window_status(&read.window),
             Ok(Success::Directory(listing)) => window_status(&listing.window),
+            Ok(Success::Map(map)) => window_status(&map.window),
             Ok(Success::Unchanged(_)) => Status::Unchanged,
             Ok(Success::Image(..)) => Status::Success,
             Ok(Success::Outline(outline)) => match outline.truncated_by {
@@ -63,11 +67,14 @@ pub fn answer(request: &Request, target: &Target) -> Answer {
         let shown = match &answer.result {
             Ok(Success::Text(read)) => read.window.content.len(),
             Ok(Success::Directory(listing)) => listing.window.content.len(),
+            Ok(Success::Map(map)) => map.window.content.len(),
             Ok(Success::Outline(outline)) => outline.content.len(),
             _ => 0,
         };
-        let left = request.max_bytes.get().saturating_sub(shown as u64);
-        request.max_bytes.set(left.max(1));
+        let left = request.budget().saturating_sub(shown as u64);
+        request
+            .max_bytes
+            .store(left.max(1), std::sync::atomic::Ordering::Relaxed);
     }
     answer
 }
@@ -128,18 +135,69 @@ pub fn read(request: &Request, plan: Plan) -> Result<Success, Error> {
             display,
             real,
             spec,
+            map,
         } => {
             let stat = rustix::fs::fstat(&fd).ok();
+            let mtime_ms = stat.map(|s| mtime_ms(&s));
+            if map {
+                return read_map(request, display, real, mtime_ms, &spec);
+            }
             let page = dir::page(&request.root, &fd, &real, &display, &spec)?;
             Ok(Success::Directory(Listing {
                 path: display,
                 path_resolved: real,
-                mtime_ms: stat.map(|s| mtime_ms(&s)),
+                mtime_ms,
                 window: page.window,
                 entries: page.entries,
             }))
         }
     }
+}
+
+/// A page of a directory's map (SPEC §15): its lines are a stream the window reader pages.
+fn read_map(
+    request: &Request,
+    display: String,
+    real: String,
+    mtime_ms: Option<i64>,
+    spec: &WindowSpec,
+) -> Result<Success, Error> {
+    let keep = match spec.start {
+        read::Start::Line(first) => first..=first.saturating_add(spec.limit),
+        read::Start::Tail(_) => 1..=0,
+    };
+    let mut reader = map::MapReader::new(request, &real, keep);
+    let options = read::TextOptions {
+        window: spec,
+        encoding: EncodingChoice::Utf8,
+        hash: false,
+        stream_limit: None,
+    };
+    let read =
+        read::text(read::TextInput::Stream(&mut reader), "", options).map_err(|err| match err {
+            ReadError::Window(err) => read::past_the_end(&err, &display, "line", "lines"),
+            ReadError::Io(err) => Error::read_failed(&display, &err),
+            ReadError::Binary(_) | ReadError::SizeLimitPassed => {
+                Error::internal("a directory's map was refused as a file")
+            }
+        })?;
+    let window = read.window;
+    let last = window.end_line().unwrap_or(0);
+    // The files with a line on the page: their path line, or one of their symbols'.
+    let mut files = Vec::new();
+    for (first, file) in std::mem::take(&mut reader.files) {
+        let end = first + file.symbols.len() as u64;
+        if first <= last && window.start_line <= end {
+            files.push(file);
+        }
+    }
+    Ok(Success::Map(MapRead {
+        path: display,
+        path_resolved: real,
+        mtime_ms,
+        window,
+        files,
+    }))
 }
 
 fn read_file(

@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::Read;
 use std::time::Duration;
 
-use crate::error::{Error, ErrorCode, BinaryEvidence};
+use crate::error::{BinaryEvidence, Error, ErrorCode};
 use crate::notebook;
 use crate::params::{Wording, name};
 use crate::pdf::{self, PdfError};
@@ -166,7 +166,9 @@ fn pdf_error(error: PdfError, path: &str, wording: Wording) -> Error {
             detail: Some(BinaryEvidence::PdfEncrypted),
             ..Error::new(
                 ErrorCode::BinaryFile,
-                format!("'{path}' is an encrypted PDF: its text cannot be read without its password."),
+                format!(
+                    "'{path}' is an encrypted PDF: its text cannot be read without its password."
+                ),
             )
         },
         PdfError::Damaged => Error {

@@ -26,7 +26,6 @@ pub struct Image {
     pub bytes: Vec<u8>,
 }
 
-
 /// The image `file` holds, or None when its first bytes are not one of the four kinds.
 pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Error> {
     let mut head = [0u8; 16];

@@ -11,6 +11,7 @@ mod error;
 pub mod generate;
 mod hosts;
 mod image;
+mod map;
 mod mcp;
 pub mod names;
 pub mod notebook;

@@ -423,7 +423,10 @@ fn several_results(answers: &[Answer], settings: &Settings, root: &Arc<Served>) 
         if !text.is_empty() {
             text.push('\n');
         }
-        text.push_str(&format!("==> {} <==\n", names::visible(&answer.label, false)));
+        text.push_str(&format!(
+            "==> {} <==\n",
+            names::visible(&answer.label, false)
+        ));
         text.push_str(&body);
         if !body.ends_with('\n') {
             text.push('\n');

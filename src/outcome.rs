@@ -14,6 +14,20 @@ pub enum Success {
     Image(Image, FileFacts),
     /// `--outline`: the file's symbols instead of its lines (SPEC §15).
     Outline(OutlineRead),
+    /// `--outline` on a directory: the map of its source files (SPEC §15).
+    Map(MapRead),
+}
+
+/// A page of a directory's map.
+#[derive(Debug)]
+pub struct MapRead {
+    pub path: String,
+    pub path_resolved: String,
+    pub mtime_ms: Option<i64>,
+    /// The numbered page of the map's lines.
+    pub window: Window,
+    /// The files with a line on the page.
+    pub files: Vec<crate::map::MapFile>,
 }
 
 /// A symbol as answers describe it (`data.symbol`, `data.symbols`).

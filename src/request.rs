@@ -110,7 +110,7 @@ pub struct Request {
     pub raw: bool,
     /// The byte budget of the next target: `--max-bytes`, or with `paths` what the
     /// earlier targets left of it (SPEC §16).
-    pub max_bytes: std::cell::Cell<u64>,
+    pub max_bytes: std::sync::atomic::AtomicU64,
     /// `paths` was given: the targets share one byte budget.
     pub shared_budget: bool,
 }
@@ -127,6 +127,11 @@ pub struct WindowParams {
 }
 
 impl Request {
+    /// The byte budget of the next target.
+    pub fn budget(&self) -> u64 {
+        self.max_bytes.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// The file's hash is computed when it is reported or compared.
     pub fn wants_hash(&self) -> bool {
         self.hash || self.if_changed.is_some()
@@ -291,7 +296,7 @@ impl Request {
             outline: tool.outline,
             enclosing: tool.enclosing,
             raw: tool.raw,
-            max_bytes: std::cell::Cell::new(settings.max_bytes),
+            max_bytes: std::sync::atomic::AtomicU64::new(settings.max_bytes),
             shared_budget: tool.several,
             settings: Arc::new(settings),
         })
@@ -350,7 +355,7 @@ impl ToolCall {
             outline: self.tool.outline,
             enclosing: self.tool.enclosing,
             raw: self.tool.raw,
-            max_bytes: std::cell::Cell::new(settings.max_bytes),
+            max_bytes: std::sync::atomic::AtomicU64::new(settings.max_bytes),
             shared_budget: self.tool.several,
             settings,
         }

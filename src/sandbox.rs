@@ -180,6 +180,14 @@ impl Root {
         }
     }
 
+    /// Where `real` (a path relative to the root, links resolved) lies on disk.
+    pub fn path_of(&self, real: &str) -> PathBuf {
+        match real {
+            "" | "." => self.canonical.clone(),
+            _ => self.canonical.join(real),
+        }
+    }
+
     /// Whether the absolute path `absolute` lies inside the root (as written).
     pub fn holds(&self, absolute: &[u8]) -> bool {
         self.strip_root(absolute).is_some()

@@ -60,7 +60,15 @@ pub fn read(
             let symbols = parse(language, &bytes, &path, request)?;
             let find = |query: &str| lookup(&symbols, language, query, &path);
             let page = Page { from, to, within };
-            outline(request, facts, &bytes, language.name(), &symbols, page, &find)
+            outline(
+                request,
+                facts,
+                &bytes,
+                language.name(),
+                &symbols,
+                page,
+                &find,
+            )
         }
         Structure::Symbol(query) => {
             let language = known(language, &path, request)?;
@@ -129,7 +137,15 @@ fn read_document(
     match structure {
         Structure::Outline { from, to, within } => {
             let page = Page { from, to, within };
-            outline(request, facts, &bytes, view.kind.name(), &symbols, page, &find)
+            outline(
+                request,
+                facts,
+                &bytes,
+                view.kind.name(),
+                &symbols,
+                page,
+                &find,
+            )
         }
         Structure::Symbol(query) => {
             let symbol = &symbols[find(&query)?];
@@ -152,7 +168,9 @@ fn find_part(parts: &[document::Part], query: &str, path: &str) -> Result<usize,
             .unwrap_or_default());
     }
     // `cell-40` of a notebook of 12 cells: the cells numbered nearest; else the first.
-    let digits = query.trim().trim_start_matches(|c: char| !c.is_ascii_digit());
+    let digits = query
+        .trim()
+        .trim_start_matches(|c: char| !c.is_ascii_digit());
     let wanted = digits.parse::<usize>().unwrap_or(1).max(1);
     let mut near: Vec<usize> = (0..parts.len()).collect();
     near.sort_by_key(|&i| (i + 1).abs_diff(wanted));
@@ -161,10 +179,7 @@ fn find_part(parts: &[document::Part], query: &str, path: &str) -> Result<usize,
     let what = parts.first().map_or("part", |p| p.kind);
     Err(Error::new(
         ErrorCode::NotFound,
-        format!(
-            "No {what} '{query}' in '{path}' ({} {what}s).",
-            parts.len()
-        ),
+        format!("No {what} '{query}' in '{path}' ({} {what}s).", parts.len()),
     )
     .with_suggestions(
         near.iter()
@@ -424,7 +439,7 @@ fn outline(
     for symbol in &page {
         let range = format!("{}-{}", symbol.start_line, symbol.end_line);
         let line = format!("{range:>width$} | {}\n", text_of(symbol.def_line));
-        if !shown.is_empty() && (content.len() + line.len()) as u64 > request.max_bytes.get() {
+        if !shown.is_empty() && (content.len() + line.len()) as u64 > request.budget() {
             truncated_by = Some(TruncatedBy::Bytes);
             break;
         }
@@ -451,7 +466,7 @@ fn outline(
 }
 
 /// A definition's line, cut as `--max-line-chars` cuts lines (with the window's marker).
-fn cut(text: &str, max_chars: u64) -> String {
+pub fn cut(text: &str, max_chars: u64) -> String {
     let chars = text.chars().count() as u64;
     if chars <= max_chars {
         return text.to_string();

@@ -43,6 +43,8 @@ pub enum Plan {
         display: String,
         real: String,
         spec: WindowSpec,
+        /// `--outline`: the map of its source files' symbols, not its entries.
+        map: bool,
     },
 }
 
@@ -162,9 +164,10 @@ fn plan(request: &Request, resolved: Resolved, target: Target) -> Result<Plan, E
     };
     let file = matches!(resolved.opened, Opened::File { .. });
     let how = how(request, reference, symbol, file)?;
+    // A directory's map is paged as lines.
     let spec = match how {
-        How::Lines => spec_for(request, reference)?,
-        _ => structure_spec(request),
+        How::Structure(_) if file => structure_spec(request),
+        _ => spec_for(request, reference)?,
     };
     match resolved.opened {
         Opened::File { file, stat } => {
@@ -184,6 +187,7 @@ fn plan(request: &Request, resolved: Resolved, target: Target) -> Result<Plan, E
             display: resolved.display,
             real: resolved.real,
             spec,
+            map: how != How::Lines,
         }),
     }
 }
@@ -210,17 +214,14 @@ fn how(
             .iter()
             .find_map(|(given, param)| given.then(|| name(param)))
     };
-    let structure = symbol.is_some() || request.outline || request.enclosing;
-    if structure && !file {
-        // A directory's outline (its map of symbols) is not built: refused, rather than
-        // answered with a plain listing that would pass for it.
-        let what = match (&symbol, request.outline) {
-            (Some(_), _) => "A symbol".to_string(),
-            (None, true) => name(name::OUTLINE),
-            (None, false) => name(name::ENCLOSING),
+    if !file && (symbol.is_some() || request.enclosing) {
+        let what = match symbol {
+            Some(_) => "A symbol".to_string(),
+            None => name(name::ENCLOSING),
         };
         return Err(Error::invalid_param(format!(
-            "{what} reads a file, not a directory: give one of its files, or list the directory without it."
+            "{what} reads a file, not a directory: give one of its files, or use {} for a map of the directory.",
+            request.wording.flag(name::OUTLINE)
         )));
     }
     if request.outline && request.enclosing {
@@ -314,7 +315,7 @@ fn structure_spec(request: &Request) -> WindowSpec {
         limit: request.window.limit.unwrap_or(MAX_LIMIT),
         start_char: 1,
         max_line_chars: request.settings.max_line_chars,
-        max_bytes: request.max_bytes.get(),
+        max_bytes: request.budget(),
         numbers: request.settings.numbers,
         line_endings: request.format != Format::Text,
     }
@@ -392,7 +393,7 @@ fn spec_for(request: &Request, reference: Option<LineRef>) -> Result<WindowSpec,
         limit: w.tail.or(w.limit).unwrap_or(DEFAULT_LIMIT),
         start_char: w.start_char.unwrap_or(1),
         max_line_chars: request.settings.max_line_chars,
-        max_bytes: request.max_bytes.get(),
+        max_bytes: request.budget(),
         numbers: request.settings.numbers,
         line_endings: request.format != Format::Text,
     };

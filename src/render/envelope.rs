@@ -63,6 +63,9 @@ pub struct Data<'a> {
     pub symbols: Option<&'a [SymbolInfo]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total_symbols: Option<u64>,
+    /// A directory's map: the files on the page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<&'a [crate::map::MapFile]>,
 }
 
 /// Where the window lies and how to read on.
@@ -193,6 +196,19 @@ impl<'a> Envelope<'a> {
                 let summary = summary("Listed", "entry", "entries", "Entries", &listing.path, w);
                 (data, listing.path_resolved.as_str(), summary)
             }
+            Success::Map(map) => {
+                let w = &map.window;
+                window_stats(&mut stats, w);
+                stats.file_mtime_ms = Some(map.mtime_ms);
+                stats.lines_cut = Some(w.lines_cut());
+                stats.approx_tokens = Some(w.chars_read().div_ceil(4));
+                let data = Data {
+                    files: Some(&map.files),
+                    ..window_data("outline_map", &map.path, w)
+                };
+                let summary = summary("Mapped", "line", "lines", "Lines", &map.path, w);
+                (data, map.path_resolved.as_str(), summary)
+            }
             Success::Unchanged(unchanged) => {
                 let facts = &unchanged.facts;
                 file_stats(&mut stats, facts);
@@ -282,6 +298,7 @@ impl<'a> Data<'a> {
             symbol: None,
             symbols: None,
             total_symbols: None,
+            files: None,
         }
     }
 }

@@ -51,6 +51,7 @@ pub fn footer(success: &Success, max_bytes: u64, wording: Wording) -> Vec<String
             }
             hints
         }
+        Success::Map(map) => window_hints(&map.window, max_bytes, wording, "map", "lines", ""),
         Success::Directory(listing) => window_hints(
             &listing.window,
             max_bytes,

@@ -53,6 +53,7 @@ pub fn write(
     let window = match success {
         Success::Text(read) => Some(&read.window),
         Success::Directory(listing) => Some(&listing.window),
+        Success::Map(map) => Some(&map.window),
         Success::Unchanged(_) | Success::Image(..) | Success::Outline(_) => None,
     };
     let mut shown = window.is_some_and(|w| !w.content.is_empty());

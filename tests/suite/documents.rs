@@ -138,7 +138,10 @@ fn cells_are_symbols_by_number_or_id() {
     assert_eq!(v["data"]["symbols"][1]["kind"], "cell");
     assert_eq!(v["data"]["total_symbols"], 3);
     let out = ws.run(&["nb.ipynb#cell-3", "--no-hint"]);
-    assert_eq!(stdout(&out), "  18 | # %% [code] cell-3\n  19 | print('no output')\n");
+    assert_eq!(
+        stdout(&out),
+        "  18 | # %% [code] cell-3\n  19 | print('no output')\n"
+    );
     // By the cell's id (nbformat 4.5).
     let v = ws.json(&["ids.ipynb#load-data"]);
     assert_eq!(v["data"]["type"], "notebook");
@@ -242,7 +245,10 @@ fn pages_are_symbols() {
         v["data"]["content"],
         "   7 | --- page 2 ---\n   8 | Page two of reportlab.\n"
     );
-    let v = ws.json(&["--call", r#"{"path":"reportlab_text.pdf","symbol":"page-1"}"#]);
+    let v = ws.json(&[
+        "--call",
+        r#"{"path":"reportlab_text.pdf","symbol":"page-1"}"#,
+    ]);
     assert_eq!(v["data"]["end_line"], 6);
 }
 

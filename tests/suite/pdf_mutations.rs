@@ -107,7 +107,11 @@ fn mutated_fixtures_never_panic_hang_or_blow_up() {
     let fixtures: Vec<Vec<u8>> = FIXTURES
         .iter()
         .map(|name| {
-            std::fs::read(format!("{}/tests/data/pdf/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+            std::fs::read(format!(
+                "{}/tests/data/pdf/{name}",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap()
         })
         .chain(
             std::env::var("PDF_MUTATION_EXTRA")

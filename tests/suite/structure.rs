@@ -242,3 +242,91 @@ fn outline_lines_are_cut_as_max_line_chars_cuts_lines() {
     ]);
     assert_eq!(stdout(&out), "3-6 | pub struct … [+9 chars]\n");
 }
+
+/// A tree for the map: ignored, hidden, denied and binary files among the sources.
+fn tree() -> Workspace {
+    let ws = Workspace::new();
+    ws.file(".gitignore", "target/\n");
+    ws.file("src/lib.rs", RUST);
+    ws.file("src/util/mod.rs", "pub fn helper() {}\n");
+    ws.file("docs/notes.md", "# Guide\n\n## Part\n\ntext\n");
+    ws.file("run", "#!/usr/bin/env python3\ndef main():\n    pass\n");
+    ws.file("README.txt", "not source\n");
+    ws.file("target/gen.rs", "fn generated() {}\n");
+    ws.file(".hidden/x.rs", "fn hidden() {}\n");
+    ws.file("keys/secret.rs", "fn secret() {}\n");
+    ws.file("blob.rs", b"\x00\x01\x02 not text");
+    ws
+}
+
+#[test]
+fn a_directorys_outline_maps_its_source_files() {
+    let ws = tree();
+    let out = ws.run(&[".", "--outline", "--deny", "keys/**"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "   1 | blob.rs
+   2 | docs/notes.md
+   3 |   1-5 | # Guide
+   4 |   3-5 | ## Part
+   5 | run
+   6 |   1-3 | def main():
+   7 | src/lib.rs
+   8 |     3-6 | pub struct Window {
+   9 |    8-17 | impl Window {
+  10 |    9-12 |     pub fn new() -> Self {
+  11 |   14-16 |     pub fn render(&self) -> String {
+  12 |   19-23 | impl fmt::Display for Window {
+  13 |   20-22 |     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+  14 | src/util/mod.rs
+  15 |   1-1 | pub fn helper() {}
+"
+    );
+    // A directory below the root, paged as lines.
+    let out = ws.run(&["src", "--outline", "-s", "2", "-n", "3"]);
+    assert_eq!(
+        stdout(&out),
+        "   2 |     3-6 | pub struct Window {\n   3 |    8-17 | impl Window {\n   4 |    9-12 |     pub fn new() -> Self {\n\n\
+         [Truncated: showing lines 2-4 of 9. Use --start-line 5 to continue.]\n"
+    );
+}
+
+#[test]
+fn a_map_in_json_names_the_files_on_its_page() {
+    let ws = tree();
+    let v = ws.json(&["src", "--outline", "-s", "7", "-n", "2"]);
+    assert_eq!(v["data"]["type"], "outline_map");
+    assert_eq!(v["data"]["start_line"], 7);
+    assert_eq!(v["data"]["end_line"], 8);
+    let files = v["data"]["files"].as_array().unwrap();
+    let paths: Vec<&str> = files.iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, ["src/lib.rs", "src/util/mod.rs"]);
+    assert_eq!(files[1]["language"], "rust");
+    assert_eq!(files[1]["symbols"][0]["qualified_name"], "helper");
+    assert_eq!(files[1]["symbols"][0]["depth"], 0);
+    // In a tool call too.
+    let v = ws.json(&["--call", r#"{"path":"docs","outline":true}"#]);
+    assert_eq!(
+        v["data"]["files"][0]["symbols"][1]["qualified_name"],
+        "Guide > Part"
+    );
+}
+
+#[test]
+fn a_map_never_leaves_the_root() {
+    let ws = tree();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("out.rs"), "fn outside() {}\n").unwrap();
+    std::os::unix::fs::symlink(outside.path().join("out.rs"), ws.path().join("src/link.rs"))
+        .unwrap();
+    std::os::unix::fs::symlink(outside.path(), ws.path().join("src/dirlink")).unwrap();
+    let out = ws.run(&["src", "--outline"]);
+    assert_eq!(code(&out), 0);
+    assert!(!stdout(&out).contains("link"), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("outside"));
+    // A symbol or --enclosing still needs a file.
+    let out = ws.run(&["src", "--enclosing", "-s", "3"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("use --outline for a map of the directory"));
+}

@@ -1,0 +1,325 @@
+//! A directory's outline (SPEC §15): the source files under it, each a line with its path
+//! and then its top-level symbols and their children, paged as lines like any window.
+//!
+//! The walk (the `ignore` crate: `.gitignore` and hidden files skipped, the deny policy
+//! applied) runs lazily in listing order; files are parsed a batch at a time on every
+//! core and their lines produced in order, as a stream the window reader pages. Memory
+//! is one batch plus the page, however large the tree.
+
+use std::collections::VecDeque;
+use std::ffi::OsStr;
+use std::io::Read;
+use std::ops::RangeInclusive;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use crate::outcome::SymbolInfo;
+use crate::request::Request;
+use crate::sandbox::Opened;
+use crate::structure::{self, Language, Symbol};
+
+/// Files parsed together, one batch after another.
+const BATCH: usize = 64;
+/// A file over this size is listed without its symbols, as `--outline` would refuse it.
+const MAX_PARSE_BYTES: u64 = crate::structured::MAX_PARSE_BYTES;
+/// How long one file's parse may take.
+const PARSE_BUDGET: Duration = Duration::from_secs(2);
+
+/// One file of the map, for `data.files`.
+#[derive(Debug, serde::Serialize)]
+pub struct MapFile {
+    pub path: String,
+    pub language: &'static str,
+    pub symbols: Vec<SymbolInfo>,
+}
+
+/// The map's lines as a stream, and the files whose lines fall in `keep`.
+pub struct MapReader<'r> {
+    request: &'r Request,
+    walk: ignore::Walk,
+    /// The directory's path on disk, and relative to the root.
+    base: PathBuf,
+    pending: VecDeque<u8>,
+    /// The map's line the next produced line will be.
+    line: u64,
+    keep: RangeInclusive<u64>,
+    /// Files with a line in `keep`, and the map line of each file's path line.
+    pub files: Vec<(u64, MapFile)>,
+    done: bool,
+}
+
+impl<'r> MapReader<'r> {
+    /// The map of the directory `real` (relative to the root); the files whose lines lie
+    /// in `keep` are kept for `data.files`.
+    pub fn new(request: &'r Request, real: &str, keep: RangeInclusive<u64>) -> MapReader<'r> {
+        let base = request.root.path_of(real);
+        let deny_root = request.root.path_of("");
+        let settings = request.settings.clone();
+        let walk = ignore::WalkBuilder::new(&base)
+            // .gitignore files count in any tree, repository or not.
+            .require_git(false)
+            .follow_links(false)
+            .sort_by_file_path(|a, b| listing_order(a).cmp(&listing_order(b)))
+            .filter_entry(move |entry| {
+                let relative = entry
+                    .path()
+                    .strip_prefix(&deny_root)
+                    .unwrap_or(entry.path());
+                settings.deny.denying(relative).is_none()
+            })
+            .build();
+        MapReader {
+            request,
+            walk,
+            base: request.root.path_of(""),
+            pending: VecDeque::new(),
+            line: 1,
+            keep,
+            files: Vec::new(),
+            done: false,
+        }
+    }
+
+    /// The next batch of source files in listing order, relative to the root.
+    fn next_batch(&mut self) -> Vec<(String, Language)> {
+        let mut batch = Vec::new();
+        while batch.len() < BATCH {
+            let Some(entry) = self.walk.next() else {
+                self.done = true;
+                break;
+            };
+            // Unreadable directories and broken entries are left out, as a listing would.
+            let Ok(entry) = entry else { continue };
+            let Some(kind) = entry.file_type() else {
+                continue;
+            };
+            if !(kind.is_file() || kind.is_symlink()) {
+                continue;
+            }
+            let relative = entry
+                .path()
+                .strip_prefix(&self.base)
+                .unwrap_or(entry.path());
+            let relative = crate::sandbox::display_path(relative.as_os_str().as_bytes());
+            let name = relative.rsplit('/').next().unwrap_or(&relative);
+            // By name; a regular file without an extension by its `#!` line.
+            let language = match name.rfind('.').filter(|&dot| dot > 0) {
+                Some(_) => Language::detect(name, b""),
+                None if kind.is_file() => Language::detect(name, &first_line(entry.path())),
+                None => None,
+            };
+            if let Some(language) = language {
+                batch.push((relative, language));
+            }
+        }
+        batch
+    }
+
+    /// Parses a batch on every core and appends its lines in order.
+    fn produce(&mut self) {
+        let batch = self.next_batch();
+        let outlines = parse_all(self.request, &batch);
+        for ((path, language), symbols) in batch.into_iter().zip(outlines) {
+            // What cannot be opened inside the root, or is denied, is not listed.
+            let Some(symbols) = symbols else { continue };
+            let first = self.line;
+            let shown: Vec<&Shown> = symbols.iter().filter(|s| s.depth <= 1).collect();
+            let last = first + shown.len() as u64;
+            let wanted = first <= *self.keep.end() && *self.keep.start() <= last;
+            self.push_line(path.as_bytes());
+            let width = shown
+                .iter()
+                .map(|s| digits(s.start_line) + 1 + digits(s.end_line))
+                .max()
+                .unwrap_or(0);
+            for symbol in &shown {
+                let range = format!("{}-{}", symbol.start_line, symbol.end_line);
+                let mut line = format!("  {range:>width$} | ").into_bytes();
+                line.extend_from_slice(&symbol.text);
+                self.push_line(&line);
+            }
+            if wanted {
+                let symbols = shown
+                    .iter()
+                    .map(|s| SymbolInfo {
+                        name: Some(s.symbol.name.clone()),
+                        qualified_name: Some(s.symbol.qualified_name.clone()),
+                        kind: s.symbol.kind,
+                        start_line: s.start_line,
+                        end_line: s.end_line,
+                        depth: Some(s.depth),
+                    })
+                    .collect();
+                let file = MapFile {
+                    path,
+                    language: language.name(),
+                    symbols,
+                };
+                self.files.push((first, file));
+            }
+        }
+    }
+
+    fn push_line(&mut self, text: &[u8]) {
+        // A path or a definition with a newline of its own would split the line.
+        self.pending
+            .extend(text.iter().map(|&b| if b == b'\n' { b' ' } else { b }));
+        self.pending.push_back(b'\n');
+        self.line += 1;
+    }
+}
+
+impl Read for MapReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.pending.is_empty() && !self.done {
+            self.produce();
+        }
+        let n = self.pending.len().min(buf.len());
+        for (slot, byte) in buf.iter_mut().zip(self.pending.drain(..n)) {
+            *slot = byte;
+        }
+        Ok(n)
+    }
+}
+
+/// A symbol as the map shows it: its lines and its definition's line, as text.
+struct Shown {
+    symbol: Symbol,
+    start_line: u64,
+    end_line: u64,
+    depth: u32,
+    text: Vec<u8>,
+}
+
+/// The symbols of each file of `batch` (none for a file that cannot be read or parsed),
+/// parsed on every core.
+fn parse_all(request: &Request, batch: &[(String, Language)]) -> Vec<Option<Vec<Shown>>> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(batch.len());
+    if workers <= 1 {
+        return batch
+            .iter()
+            .map(|(path, language)| symbols_of(request, path, *language))
+            .collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<(usize, Option<Vec<Shown>>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some((path, language)) = batch.get(i) else {
+                            break;
+                        };
+                        done.push((i, symbols_of(request, path, *language)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    results.sort_by_key(|(i, _)| *i);
+    let mut out: Vec<Option<Vec<Shown>>> = (0..batch.len()).map(|_| None).collect();
+    for (i, symbols) in results {
+        out[i] = symbols;
+    }
+    out
+}
+
+/// One file's top-level symbols and their children, opened through the sandbox (so a
+/// link cannot lead out, and the deny policy applies to what it leads to). None: the
+/// file is not to be listed; no symbols: it is too large, binary or could not be parsed.
+fn symbols_of(request: &Request, path: &str, language: Language) -> Option<Vec<Shown>> {
+    let resolved = request.root.resolve(OsStr::new(path)).ok()?;
+    let denied = resolved.passed.iter().any(|p| {
+        request
+            .settings
+            .deny
+            .denying(Path::new(OsStr::from_bytes(p)))
+            .is_some()
+    });
+    let Opened::File { file, .. } = resolved.opened else {
+        return None;
+    };
+    if denied {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    if (&file)
+        .take(MAX_PARSE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .is_err()
+        || bytes.len() as u64 > MAX_PARSE_BYTES
+    {
+        return Some(Vec::new());
+    }
+    let head = &bytes[..bytes.len().min(8192)];
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if crate::sniff::classify(head, bytes.len() <= 8192, name, request.encoding).is_err() {
+        return Some(Vec::new());
+    }
+    let Ok(symbols) = structure::outline(language, &bytes, PARSE_BUDGET) else {
+        return Some(Vec::new());
+    };
+    let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    let shown = symbols
+        .into_iter()
+        .filter(|s| s.depth <= 1)
+        .map(|symbol| {
+            let raw = lines
+                .get(symbol.def_line as usize - 1)
+                .copied()
+                .unwrap_or_default();
+            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+            let text = crate::structured::cut(
+                &String::from_utf8_lossy(raw),
+                request.settings.max_line_chars,
+            )
+            .into_bytes();
+            Shown {
+                start_line: symbol.start_line,
+                end_line: symbol.end_line,
+                depth: symbol.depth,
+                symbol,
+                text,
+            }
+        })
+        .collect();
+    Some(shown)
+}
+
+/// The first line of a regular file, up to 256 bytes (for its `#!`). Opened without
+/// blocking, should it have become a FIFO since the walk saw it.
+fn first_line(path: &Path) -> Vec<u8> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut head = vec![0u8; 256];
+    let n = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .unwrap_or(0);
+    head.truncate(n);
+    let end = memchr::memchr(b'\n', &head).unwrap_or(head.len());
+    head.truncate(end);
+    head
+}
+
+/// Entries sort as a listing sorts them: by name, case ignored.
+fn listing_order(path: &Path) -> (String, Vec<u8>) {
+    let name = path.file_name().unwrap_or(path.as_os_str()).as_bytes();
+    (String::from_utf8_lossy(name).to_lowercase(), name.to_vec())
+}
+
+fn digits(n: u64) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
+}
