@@ -164,7 +164,8 @@ fn read_map(
 ) -> Result<Success, Error> {
     let keep = match spec.start {
         read::Start::Line(first) => first..=first.saturating_add(spec.limit),
-        read::Start::Tail(_) => 1..=0,
+        // Refused with --outline (target.rs); nothing to keep.
+        read::Start::Tail(_) => 0..=0,
     };
     let mut reader = map::MapReader::new(request, &real, keep);
     let options = read::TextOptions {
