@@ -12,7 +12,7 @@ use crate::dir;
 use crate::error::{Error, ErrorCode};
 use crate::image;
 use crate::outcome::{FileFacts, Listing, Status, Success, TextRead, Unchanged, window_status};
-use crate::read::{self, ReadError, WindowSpec};
+use crate::read::{self, LineSink, ReadError, WindowSpec};
 use crate::request::{Request, Target};
 use crate::structure;
 use crate::target::{self, How, Plan};
@@ -50,11 +50,20 @@ impl Answer {
     }
 }
 
-/// Resolves and reads one target of a request.
-pub fn answer(request: &Request, target: &Target) -> Answer {
+/// Resolves and reads one target of a request. With a `sink` (`--all`), the lines are
+/// written to it as they are read.
+pub fn answer(request: &Request, target: &Target, sink: Option<&mut dyn LineSink>) -> Answer {
     let started = Instant::now();
-    let result = target::resolve(request, target).and_then(|plan| read(request, plan));
+    let result = target::resolve(request, target).and_then(|plan| read(request, plan, sink));
     finish(request, target, started, result)
+}
+
+/// How a target prints (`<stdin>` for standard input).
+pub fn label(request: &Request, target: &Target) -> String {
+    match target {
+        Target::Stdin => STDIN_LABEL.to_string(),
+        Target::Path(path) => request.root.display_of(path),
+    }
 }
 
 /// The answer to a target, from the result of reading it.
@@ -64,26 +73,26 @@ pub fn finish(
     started: Instant,
     result: Result<Success, Error>,
 ) -> Answer {
-    let label = match target {
-        Target::Stdin => STDIN_LABEL.to_string(),
-        Target::Path(path) => request.root.display_of(path),
-    };
     Answer {
-        label,
+        label: label(request, target),
         params_input: request.params.for_target(target),
         time_ms: started.elapsed().as_millis() as u64,
         result,
     }
 }
 
-/// Reads what a resolved target names.
-pub fn read(request: &Request, plan: Plan) -> Result<Success, Error> {
+/// Reads what a resolved target names; see [`answer`] for the `sink`.
+pub fn read(
+    request: &Request,
+    plan: Plan,
+    sink: Option<&mut dyn LineSink>,
+) -> Result<Success, Error> {
     #[cfg(feature = "fault-injection")]
     if std::env::var_os("AGENTREAD_FAULT").is_some_and(|v| v == "panic") {
         panic!("fault injected by AGENTREAD_FAULT=panic");
     }
     match plan {
-        Plan::Stdin { spec } => read_stdin(request, &spec),
+        Plan::Stdin { spec } => read_stdin(request, &spec, sink),
         Plan::File {
             file,
             stat,
@@ -101,7 +110,7 @@ pub fn read(request: &Request, plan: Plan) -> Result<Success, Error> {
                 content_hash: None,
             };
             match how {
-                How::Lines => read_file(request, facts, &file, &spec, asked_line),
+                How::Lines => read_file(request, facts, &file, &spec, asked_line, sink),
                 How::Structure(structure) => {
                     check_size(request, &facts)?;
                     crate::structured::read(request, facts, &file, &spec, structure)
@@ -133,6 +142,7 @@ fn read_file(
     file: &File,
     spec: &WindowSpec,
     asked_line: Option<u64>,
+    sink: Option<&mut dyn LineSink>,
 ) -> Result<Success, Error> {
     check_size(request, &facts)?;
     let size = facts.size_bytes;
@@ -143,7 +153,7 @@ fn read_file(
         return image.map(|image| Success::Image(image, facts));
     }
     let input = read::TextInput::<std::io::Empty>::File(file, size);
-    read_text(request, facts, input, spec, asked_line)
+    read_text(request, facts, input, spec, asked_line, sink)
 }
 
 /// `--max-file-size`, by the size `stat` gave.
@@ -166,7 +176,11 @@ fn check_size(request: &Request, facts: &FileFacts) -> Result<(), Error> {
     Ok(())
 }
 
-fn read_stdin(request: &Request, spec: &WindowSpec) -> Result<Success, Error> {
+fn read_stdin(
+    request: &Request,
+    spec: &WindowSpec,
+    sink: Option<&mut dyn LineSink>,
+) -> Result<Success, Error> {
     let facts = FileFacts {
         path: STDIN_LABEL.to_string(),
         path_resolved: STDIN_LABEL.to_string(),
@@ -176,7 +190,7 @@ fn read_stdin(request: &Request, spec: &WindowSpec) -> Result<Success, Error> {
     };
     let stdin = std::io::stdin();
     let input = read::TextInput::Stream(TerminalEof::new(stdin.lock()));
-    read_text(request, facts, input, spec, None)
+    read_text(request, facts, input, spec, None, sink)
 }
 
 /// Standard input that ends at the first end-of-file a terminal signals (Ctrl-D): a
@@ -214,6 +228,7 @@ pub fn read_text<R: Read>(
     input: read::TextInput<'_, R>,
     spec: &WindowSpec,
     asked_line: Option<u64>,
+    sink: Option<&mut dyn LineSink>,
 ) -> Result<Success, Error> {
     let path = facts.path.as_str();
     let is_stream = matches!(input, read::TextInput::Stream(_));
@@ -224,7 +239,7 @@ pub fn read_text<R: Read>(
         stream_limit: request.settings.max_file_size.as_ref().map(|l| l.bytes),
     };
     let file_name = path.rsplit('/').next().unwrap_or(path);
-    let read = read::text(input, file_name, options).map_err(|err| match err {
+    let read = read::text(input, file_name, options, sink).map_err(|err| match err {
         ReadError::Binary(evidence) => Error::binary(path, evidence),
         ReadError::SizeLimitPassed => {
             let limit = request.settings.max_file_size.as_ref();

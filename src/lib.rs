@@ -125,7 +125,19 @@ fn serve(request: &Request) -> Option<ErrorCode> {
     let mut printer = Printer::new(&context);
     let mut failure = None;
     for target in &request.targets {
-        let answer = answer::answer(request, target);
+        let answer = match request.all {
+            // Each line is written as it is read: nothing holds the whole file.
+            true => {
+                let label = answer::label(request, target);
+                let mut stream = printer.stream(&mut out, &label);
+                let answer = answer::answer(request, target, Some(&mut stream));
+                if let Some(e) = stream.failed() {
+                    return write_failed(&e, failure);
+                }
+                answer
+            }
+            false => answer::answer(request, target, None),
+        };
         failure = failure.or(answer.failure());
         // Flushed per answer, so that stdout and stderr keep their order in text mode.
         if let Err(e) = printer

@@ -236,7 +236,7 @@ impl Server {
             .file_size()
             .is_some_and(|size| size > 0 && size <= QUICK_READ)
         {
-            let read = answer::read(&request, plan);
+            let read = answer::read(&request, plan, None);
             let answer = answer::finish(&request, &target, started, read);
             return result(&answer, settings, Some(&root));
         }
@@ -244,7 +244,7 @@ impl Server {
         let settings = settings.clone();
         let params = request.params.for_target(&target);
         tokio::task::spawn_blocking(move || {
-            let read = answer::read(&request, plan);
+            let read = answer::read(&request, plan, None);
             let answer = answer::finish(&request, &target, started, read);
             result(&answer, &settings, Some(&served))
         })

@@ -221,7 +221,7 @@ fn lines_of(
         ..*spec
     };
     let input = TextInput::Stream(Cursor::new(bytes));
-    let mut success = read_text(request, facts, input, &spec, None)?;
+    let mut success = read_text(request, facts, input, &spec, None, None)?;
     if let Success::Text(read) = &mut success {
         read.language = language.map(Language::name);
         read.symbol = Some(symbol);

@@ -37,6 +37,8 @@ pub struct Context {
 pub struct Printer<'a> {
     context: &'a Context,
     answered: usize,
+    /// The next answer's lines were streamed (`--all`) after its header.
+    streamed: bool,
 }
 
 impl<'a> Printer<'a> {
@@ -44,7 +46,26 @@ impl<'a> Printer<'a> {
         Printer {
             context,
             answered: 0,
+            streamed: false,
         }
+    }
+
+    /// The text sink that writes `--all`'s lines to `out` as they are read, after the
+    /// `==> label <==` header; [`Printer::print`] then writes the answer's footer.
+    pub fn stream<'p, W: Write>(
+        &'p mut self,
+        out: &'p mut W,
+        label: &'p str,
+    ) -> text::Stream<'p, 'a, W> {
+        text::Stream::new(self, out, label)
+    }
+
+    /// Writes the header of an answer whose lines follow as they are read.
+    fn begin_streamed(&mut self, out: &mut impl Write, label: &str) -> io::Result<()> {
+        let first = self.answered == 0;
+        self.answered += 1;
+        self.streamed = true;
+        text::write_header(out, self.context, label, first)
     }
 
     /// Writes one answer: text errors to `err`, everything else to `out`.
@@ -57,7 +78,9 @@ impl<'a> Printer<'a> {
         match self.context.format {
             Format::Text => {
                 let first = self.answered == 0;
-                if text::write(out, err, self.context, answer, first)? {
+                // A streamed answer's header is written already.
+                let header = !std::mem::take(&mut self.streamed);
+                if text::write(out, err, self.context, answer, first, header)? && header {
                     self.answered += 1;
                 }
                 Ok(())

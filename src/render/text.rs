@@ -25,13 +25,15 @@ pub fn use_color(when: ColorWhen, terminal: bool, no_color: Option<&std::ffi::Os
     }
 }
 
-/// Writes one answer; returns whether anything went to stdout.
+/// Writes one answer (its `==> label <==` header too, when `header`); returns whether
+/// anything went to stdout.
 pub fn write(
     out: &mut impl Write,
     err: &mut impl Write,
     context: &Context,
     answer: &Answer,
     first: bool,
+    header: bool,
 ) -> io::Result<bool> {
     let success = match &answer.result {
         Err(error) => {
@@ -40,22 +42,16 @@ pub fn write(
         }
         Ok(success) => success,
     };
-    if context.several {
-        if !first {
-            out.write_all(b"\n")?;
-        }
-        let header = format!("==> {} <==", names::visible(&answer.label, false));
-        match context.color {
-            true => writeln!(out, "{}", header.bold())?,
-            false => writeln!(out, "{header}")?,
-        }
+    if header {
+        write_header(out, context, &answer.label, first)?;
     }
     let window = match success {
         Success::Text(read) => Some(&read.window),
         Success::Directory(listing) => Some(&listing.window),
         Success::Unchanged(_) | Success::Image(..) | Success::Outline(_) => None,
     };
-    let mut shown = window.is_some_and(|w| !w.content.is_empty());
+    // A streamed window (`--all`) holds no content: its lines are counted.
+    let mut shown = window.is_some_and(|w| w.lines_read() > 0);
     if let Some(window) = window {
         write_content(out, window, context)?;
     }
@@ -80,6 +76,99 @@ pub fn write(
         }
     }
     Ok(true)
+}
+
+/// With several PATHs, the `==> label <==` line that opens an answer (after a blank line
+/// but for the first).
+pub fn write_header(
+    out: &mut impl Write,
+    context: &Context,
+    label: &str,
+    first: bool,
+) -> io::Result<()> {
+    if !context.several {
+        return Ok(());
+    }
+    if !first {
+        out.write_all(b"\n")?;
+    }
+    let header = format!("==> {} <==", names::visible(label, false));
+    match context.color {
+        true => writeln!(out, "{}", header.bold()),
+        false => writeln!(out, "{header}"),
+    }
+}
+
+/// `--all`'s sink: each line written as it is read, styled as [`write_content`] styles a
+/// window's lines. A failed write is kept apart from the read's own errors, so that a
+/// closed pipe ends the run quietly.
+pub struct Stream<'p, 'c, W: Write> {
+    printer: &'p mut super::Printer<'c>,
+    out: &'p mut W,
+    label: &'p str,
+    color: bool,
+    terminal: bool,
+    failed: Option<io::Error>,
+}
+
+impl<'p, 'c, W: Write> Stream<'p, 'c, W> {
+    pub(super) fn new(
+        printer: &'p mut super::Printer<'c>,
+        out: &'p mut W,
+        label: &'p str,
+    ) -> Stream<'p, 'c, W> {
+        let (color, terminal) = (printer.context.color, printer.context.terminal);
+        Stream {
+            printer,
+            out,
+            label,
+            color,
+            terminal,
+            failed: None,
+        }
+    }
+
+    /// The write that failed, if one did: the read stopped there.
+    pub fn failed(&mut self) -> Option<io::Error> {
+        self.failed.take()
+    }
+
+    fn written(&mut self, result: io::Result<()>) -> io::Result<()> {
+        result.map_err(|err| {
+            self.failed = Some(err);
+            io::Error::other("the output was closed")
+        })
+    }
+}
+
+impl<W: Write> crate::read::LineSink for Stream<'_, '_, W> {
+    fn begin(&mut self) -> io::Result<()> {
+        let written = self.printer.begin_streamed(self.out, self.label);
+        self.written(written)
+    }
+
+    fn prefix(&mut self, prefix: &[u8]) -> io::Result<()> {
+        let written = match self.color {
+            true => write!(self.out, "{}", names::utf8(prefix).dimmed()),
+            false => self.out.write_all(prefix),
+        };
+        self.written(written)
+    }
+
+    fn text(&mut self, text: &[u8]) -> io::Result<()> {
+        let written = match self.terminal {
+            true => self
+                .out
+                .write_all(names::visible(&names::utf8(text), true).as_bytes()),
+            false => self.out.write_all(text),
+        };
+        self.written(written)
+    }
+
+    fn end_line(&mut self) -> io::Result<()> {
+        let written = self.out.write_all(b"\n");
+        self.written(written)
+    }
 }
 
 /// `agentread: CODE: message`, then any "did you mean" candidates; names in them are
