@@ -14,6 +14,7 @@ use crate::image;
 use crate::outcome::{FileFacts, Listing, Status, Success, TextRead, Unchanged, window_status};
 use crate::read::{self, LineSink, ReadError, WindowSpec};
 use crate::request::{Request, Target};
+use crate::sniff::Recognised;
 use crate::structure;
 use crate::target::{self, How, Plan};
 
@@ -232,6 +233,10 @@ pub fn read_text<R: Read>(
 ) -> Result<Success, Error> {
     let path = facts.path.as_str();
     let is_stream = matches!(input, read::TextInput::Stream(_));
+    let file = match &input {
+        read::TextInput::File(file, _) => Some(*file),
+        read::TextInput::Stream(_) => None,
+    };
     let options = read::TextOptions {
         window: spec,
         encoding: request.encoding,
@@ -240,7 +245,20 @@ pub fn read_text<R: Read>(
     };
     let file_name = path.rsplit('/').next().unwrap_or(path);
     let read = read::text(input, file_name, options, sink).map_err(|err| match err {
-        ReadError::Binary(evidence) => Error::binary(path, evidence),
+        ReadError::Binary(evidence, found) => {
+            let what = found.map(|mut found| {
+                // A JPEG's size can lie past the first bytes.
+                if let Recognised::Image {
+                    size: size @ None, ..
+                } = &mut found
+                {
+                    *size = file.and_then(crate::image::dimensions);
+                }
+                let at = (!is_stream).then_some(path);
+                crate::error::recognised(&found, at, request.wording)
+            });
+            Error::binary_as(path, evidence, what)
+        }
         ReadError::SizeLimitPassed => {
             let limit = request.settings.max_file_size.as_ref();
             Error::new(

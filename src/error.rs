@@ -2,6 +2,9 @@
 
 use serde::Serialize;
 
+use crate::params::{Wording, name};
+use crate::sniff::Recognised;
+
 /// One row of the exit-code table. The names are the ones printed and serialised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
@@ -130,6 +133,12 @@ impl Error {
     }
 
     pub fn binary(path: &str, evidence: BinaryEvidence) -> Error {
+        Error::binary_as(path, evidence, None)
+    }
+
+    /// A binary verdict that also says what the input is and how to read it (`what`, from
+    /// [`recognised`]).
+    pub fn binary_as(path: &str, evidence: BinaryEvidence, what: Option<String>) -> Error {
         let why = match &evidence {
             BinaryEvidence::NulByte { offset } => format!("NUL byte at offset {offset}"),
             BinaryEvidence::ControlRatio { ratio } => {
@@ -142,7 +151,10 @@ impl Error {
             detail: Some(evidence),
             ..Error::new(
                 ErrorCode::BinaryFile,
-                format!("File '{path}' appears to be binary ({why})."),
+                match what {
+                    Some(what) => format!("File '{path}' appears to be binary ({why}): {what}."),
+                    None => format!("File '{path}' appears to be binary ({why})."),
+                },
             )
         }
     }
@@ -202,6 +214,27 @@ impl Error {
 
     pub fn exit_code(&self) -> u8 {
         self.code.exit_code()
+    }
+}
+
+/// What a binary input is and the step that reads it, for [`Error::binary_as`]:
+/// `gzip data; try 'zcat a.gz | agentread -'`. `path` is None for standard input. Images
+/// and UTF-16 text have agentread's own next step, worded as flags or as tool parameters.
+pub fn recognised(found: &Recognised, path: Option<&str>, wording: Wording) -> String {
+    let step = match found {
+        Recognised::Image { .. } => Some(match wording {
+            Wording::Cli => "agentread --mcp sends images to models".to_string(),
+            Wording::Tool => "agentread's MCP server sends images to models".to_string(),
+        }),
+        Recognised::Utf16(encoding) => {
+            let label = encoding.name().to_ascii_lowercase();
+            Some(format!("use {}", wording.set(&[(name::ENCODING, &label)])))
+        }
+        other => other.step(path),
+    };
+    match step {
+        Some(step) => format!("{}; {step}", found.name()),
+        None => found.name(),
     }
 }
 

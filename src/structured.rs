@@ -34,8 +34,14 @@ pub fn read(
     let file_name = path.rsplit('/').next().unwrap_or(&path);
     // The same refusals as a window's: binary files are not parsed.
     let head = &bytes[..bytes.len().min(8192)];
-    crate::sniff::classify(head, bytes.len() <= 8192, file_name, request.encoding)
-        .map_err(|evidence| Error::binary(&path, evidence))?;
+    crate::sniff::classify(head, bytes.len() <= 8192, file_name, request.encoding).map_err(
+        |evidence| {
+            let found = crate::sniff::recognise(head);
+            let what =
+                found.map(|found| crate::error::recognised(&found, Some(&path), request.wording));
+            Error::binary_as(&path, evidence, what)
+        },
+    )?;
     let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
     let language = Language::detect(file_name, first_line);
     match structure {

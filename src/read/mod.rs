@@ -65,7 +65,8 @@ pub struct TextWindow {
 /// What went wrong in a read, before it is worded for a path.
 #[derive(Debug)]
 pub enum ReadError {
-    Binary(BinaryEvidence),
+    /// Binary, and what its first bytes say it is, when they do.
+    Binary(BinaryEvidence, Option<sniff::Recognised>),
     /// A stream passed `stream_limit`.
     SizeLimitPassed,
     Io(std::io::Error),
@@ -122,8 +123,8 @@ fn text_from<R: Read>(
     let head_len = options.encoding.head_len();
     let head = metered.read_head(head_len).map_err(io_error)?;
     let complete = head.len() < head_len;
-    let decoding =
-        sniff::classify(&head, complete, file_name, options.encoding).map_err(ReadError::Binary)?;
+    let decoding = sniff::classify(&head, complete, file_name, options.encoding)
+        .map_err(|evidence| ReadError::Binary(evidence, sniff::recognise(&head)))?;
     let bom = decoding.bom_len;
     let body = Cursor::new(&head[bom.min(head.len())..]).chain(&mut metered);
     let spec = options.window;
