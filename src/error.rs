@@ -118,17 +118,26 @@ impl Error {
         )
     }
 
-    pub fn outside_root(path: &str) -> Error {
+    /// `path` leads outside the root. `current`: the root was not chosen (no `--root`,
+    /// no `$AGENTREAD_ROOT`), so it is the current directory, and the message says so.
+    pub fn outside_root(path: &str, current: bool) -> Error {
         Error::new(
             ErrorCode::AccessDenied,
-            format!("Access denied: '{path}' is outside the workspace root."),
+            format!(
+                "Access denied: '{path}' is outside the workspace root{}.",
+                root_is(current)
+            ),
         )
     }
 
-    pub fn link_outside_root(link: &str) -> Error {
+    /// The symlink `link` leads outside the root; `current` as for [`Error::outside_root`].
+    pub fn link_outside_root(link: &str, current: bool) -> Error {
         Error::new(
             ErrorCode::AccessDenied,
-            format!("Access denied: '{link}' is a symlink that leads outside the workspace root."),
+            format!(
+                "Access denied: '{link}' is a symlink that leads outside the workspace root{}.",
+                root_is(current)
+            ),
         )
     }
 
@@ -214,6 +223,14 @@ impl Error {
 
     pub fn exit_code(&self) -> u8 {
         self.code.exit_code()
+    }
+}
+
+/// What the root is, when it was not chosen.
+fn root_is(current: bool) -> &'static str {
+    match current {
+        true => " (the current directory)",
+        false => "",
     }
 }
 

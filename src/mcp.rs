@@ -152,8 +152,7 @@ impl Server {
             )
         };
         let found = match client_has_roots {
-            false => Root::open(Path::new("."), "The current directory")
-                .map(|root| vec![Served::new(root)]),
+            false => Root::current_directory().map(|root| vec![Served::new(root)]),
             // A client that declares roots but never answers must not hang every call.
             true => match tokio::time::timeout(ROOTS_TIMEOUT, peer.list_roots()).await {
                 Err(_) => Err(no_usable_root(format!(

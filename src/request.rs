@@ -375,7 +375,7 @@ pub fn open_root(flag: Option<OsString>) -> Result<Root, Error> {
     }
     match fixed_root_from_env() {
         Some(dir) => Root::open(&PathBuf::from(dir), "$AGENTREAD_ROOT"),
-        None => Root::open(&PathBuf::from("."), "The current directory"),
+        None => Root::current_directory(),
     }
 }
 
