@@ -177,6 +177,13 @@ async fn initialize_names_the_server_and_lists_one_read_tool() {
         Value::Object((*tool.input_schema).clone()),
         schema["parameters"]
     );
+    // The server refuses '-' (its standard input carries the protocol): the schema
+    // does not offer it.
+    let described = Value::Object((*tool.input_schema).clone()).to_string();
+    assert!(
+        !described.contains("standard input") && !described.contains("'-'"),
+        "{described}"
+    );
     let hints = tool.annotations.as_ref().expect("annotations");
     assert_eq!(hints.read_only_hint, Some(true));
     assert_eq!(hints.destructive_hint, Some(false));
