@@ -101,6 +101,7 @@ pub fn read(
             real,
             spec,
             asked_line,
+            target_line,
             how,
         } => {
             let facts = FileFacts {
@@ -111,7 +112,13 @@ pub fn read(
                 content_hash: None,
             };
             match how {
-                How::Lines => read_file(request, facts, &file, &spec, asked_line, sink),
+                How::Lines => {
+                    let mut read = read_file(request, facts, &file, &spec, asked_line, sink)?;
+                    if let Success::Text(text) = &mut read {
+                        text.target_line = target_line;
+                    }
+                    Ok(read)
+                }
                 How::Structure(structure) => {
                     check_size(request, &facts)?;
                     crate::structured::read(request, facts, &file, &spec, structure)
@@ -308,6 +315,7 @@ pub fn read_text<R: Read>(
         suggested_encoding: read.suggested_encoding,
         language,
         symbol: None,
+        target_line: None,
     }))
 }
 

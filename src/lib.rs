@@ -118,6 +118,7 @@ fn serve(request: &Request) -> Option<ErrorCode> {
                 .and_then(|d| request.root.relative(&d)),
         },
         several: request.targets.len() > 1,
+        context_lines: request.window.context.is_some(),
         wording: request.wording,
     };
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
@@ -148,6 +149,9 @@ fn serve(request: &Request) -> Option<ErrorCode> {
             return write_failed(&e, failure);
         }
     }
+    if let Err(e) = printer.finish(&mut out).and_then(|()| out.flush()) {
+        return write_failed(&e, failure);
+    }
     failure
 }
 
@@ -158,7 +162,8 @@ fn say_what_was_left_out(
     request: &Request,
     answer: &Answer,
 ) -> io::Result<()> {
-    if request.hint || request.format != Format::Text {
+    // A `-C` window is the part of the file that was asked for.
+    if request.hint || request.format != Format::Text || request.window.context.is_some() {
         return Ok(());
     }
     let window = match &answer.result {
@@ -263,6 +268,7 @@ fn reject(
         stderr_terminal: false,
         cwd,
         several: false,
+        context_lines: false,
         wording: params::Wording::Cli,
     };
     let mut out = io::stdout().lock();

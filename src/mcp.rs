@@ -357,6 +357,7 @@ fn result(answer: &Answer, settings: &Settings, root: Option<&Arc<Served>>) -> C
         stderr_terminal: false,
         cwd: cwd.clone(),
         several: false,
+        context_lines: false,
         wording: Wording::Tool,
     };
     let json_context = context(Format::Json);

@@ -67,6 +67,8 @@ pub struct TextRead {
     pub language: Option<&'static str>,
     /// What `#SYMBOL` or `--enclosing` read.
     pub symbol: Option<SymbolInfo>,
+    /// The line a `PATH:N` target names (`data.target_line`), marked on a terminal.
+    pub target_line: Option<u64>,
 }
 
 #[derive(Debug)]

@@ -34,8 +34,10 @@ pub enum Plan {
         display: String,
         real: String,
         spec: WindowSpec,
-        /// The line a `PATH:N` target names, which must exist.
+        /// The line a `PATH:N` target names, which must exist (the first of `PATH:N-M`).
         asked_line: Option<u64>,
+        /// The line a `PATH:N` or `PATH:N:C` target points at (not a range's).
+        target_line: Option<u64>,
         how: How,
     },
     Directory {
@@ -182,6 +184,7 @@ fn plan(request: &Request, resolved: Resolved, target: Target) -> Result<Plan, E
                 real: resolved.real,
                 spec,
                 asked_line: reference.map(|r| r.line),
+                target_line: reference.filter(|r| r.end.is_none()).map(|r| r.line),
                 how,
             })
         }

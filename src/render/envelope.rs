@@ -45,6 +45,9 @@ pub struct Data<'a> {
     pub height: Option<u64>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub window: Option<WindowData>,
+    /// The line a `PATH:N` target names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_line: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fallback_encoding: Option<Option<&'static str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -167,6 +170,7 @@ impl<'a> Envelope<'a> {
                     suggested_encoding: read.suggested_encoding.as_deref(),
                     language: read.symbol.as_ref().and(read.language),
                     symbol: read.symbol.as_ref(),
+                    target_line: read.target_line,
                     ..window_data("file", &read.facts.path, w)
                 };
                 let summary = summary("Read", "line", "lines", "Lines", &read.facts.path, w);
@@ -263,6 +267,7 @@ impl<'a> Data<'a> {
             width: None,
             height: None,
             window: None,
+            target_line: None,
             fallback_encoding: None,
             suggested_encoding: None,
             entries: None,

@@ -29,6 +29,9 @@ pub struct Context {
     pub cwd: Option<String>,
     /// More than one PATH: text answers get `==> path <==` headers.
     pub several: bool,
+    /// `-C`: each window is lines around a target. With several of them, text mode says
+    /// each file's total once, at the end, instead of a truncation footer per window.
+    pub context_lines: bool,
     /// How hints name parameters in text and XML (JSON `text` always names the tool's).
     pub wording: Wording,
 }
@@ -39,6 +42,9 @@ pub struct Printer<'a> {
     answered: usize,
     /// The next answer's lines were streamed (`--all`) after its header.
     streamed: bool,
+    /// Each file's total lines, in the order first shown, for the footer of several
+    /// `-C` windows.
+    totals: Vec<(String, u64)>,
 }
 
 impl<'a> Printer<'a> {
@@ -47,6 +53,28 @@ impl<'a> Printer<'a> {
             context,
             answered: 0,
             streamed: false,
+            totals: Vec::new(),
+        }
+    }
+
+    /// Writes what is said once after every answer: for several `-C` windows in text
+    /// mode, each file's total lines (their windows left the truncation footer out).
+    pub fn finish(&mut self, out: &mut impl Write) -> io::Result<()> {
+        if self.totals.is_empty() {
+            return Ok(());
+        }
+        let totals = std::mem::take(&mut self.totals);
+        text::write_totals(out, self.context, &totals)
+    }
+
+    /// Notes a `-C` window's file and total for [`Printer::finish`].
+    fn note_total(&mut self, answer: &Answer) {
+        let Ok(crate::outcome::Success::Text(read)) = &answer.result else {
+            return;
+        };
+        if !self.totals.iter().any(|(path, _)| *path == read.facts.path) {
+            self.totals
+                .push((read.facts.path.clone(), read.window.total_lines));
         }
     }
 
@@ -82,6 +110,9 @@ impl<'a> Printer<'a> {
                 let header = !std::mem::take(&mut self.streamed);
                 if text::write(out, err, self.context, answer, first, header)? && header {
                     self.answered += 1;
+                }
+                if text::totals_at_the_end(self.context) {
+                    self.note_total(answer);
                 }
                 Ok(())
             }

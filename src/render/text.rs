@@ -45,15 +45,15 @@ pub fn write(
     if header {
         write_header(out, context, &answer.label, first)?;
     }
-    let window = match success {
-        Success::Text(read) => Some(&read.window),
-        Success::Directory(listing) => Some(&listing.window),
-        Success::Unchanged(_) | Success::Image(..) | Success::Outline(_) => None,
+    let (window, target) = match success {
+        Success::Text(read) => (Some(&read.window), read.target_line),
+        Success::Directory(listing) => (Some(&listing.window), None),
+        Success::Unchanged(_) | Success::Image(..) | Success::Outline(_) => (None, None),
     };
     // A streamed window (`--all`) holds no content: its lines are counted.
     let mut shown = window.is_some_and(|w| w.lines_read() > 0);
     if let Some(window) = window {
-        write_content(out, window, context)?;
+        write_content(out, window, context, target)?;
     }
     if let Success::Outline(outline) = success {
         shown = !outline.content.is_empty();
@@ -64,7 +64,9 @@ pub fn write(
         }
     }
     if context.hint {
-        let footer = hints::footer(success, context.max_bytes, context.wording);
+        // Several `-C` windows: each file's total is said once, at the end.
+        let truncation = !totals_at_the_end(context);
+        let footer = hints::footer_of(success, context.max_bytes, context.wording, truncation);
         if shown && !footer.is_empty() {
             out.write_all(b"\n")?;
         }
@@ -76,6 +78,30 @@ pub fn write(
         }
     }
     Ok(true)
+}
+
+/// Several `-C` windows in text mode with a footer: a window is expected to be partial,
+/// so none says it is truncated; [`write_totals`] gives each file's total once.
+pub fn totals_at_the_end(context: &Context) -> bool {
+    context.several && context.context_lines && context.hint
+}
+
+/// After several `-C` windows: `[Lines in each file: a.rs 301, b.rs 120.]`.
+pub fn write_totals(
+    out: &mut impl Write,
+    context: &Context,
+    totals: &[(String, u64)],
+) -> io::Result<()> {
+    let each: Vec<String> = totals
+        .iter()
+        .map(|(path, total)| format!("{} {total}", names::visible(path, false)))
+        .collect();
+    let line = format!("[Lines in each file: {}.]", each.join(", "));
+    out.write_all(b"\n")?;
+    match context.color {
+        true => writeln!(out, "{}", line.yellow()),
+        false => writeln!(out, "{line}"),
+    }
 }
 
 /// With several PATHs, the `==> label <==` line that opens an answer (after a blank line
@@ -204,31 +230,75 @@ pub fn write_error_body(err: &mut impl Write, error: &Error) -> io::Result<()> {
     Ok(())
 }
 
-fn write_content(out: &mut impl Write, window: &Window, context: &Context) -> io::Result<()> {
+/// The window's lines: as they are off a terminal without colour, else line by line,
+/// control characters made visible on a terminal and the number prefixes dimmed. On a
+/// terminal, the line a `PATH:N` target names (`target`) is marked: `  42 > ` for
+/// `  42 | `, its number bold when colour is on.
+fn write_content(
+    out: &mut impl Write,
+    window: &Window,
+    context: &Context,
+    target: Option<u64>,
+) -> io::Result<()> {
     if !context.color && !context.terminal {
         return out.write_all(&window.content);
     }
-    for line in window.rendered() {
+    let target = target.filter(|_| context.terminal);
+    for (shown, line) in window.lines.iter().zip(window.rendered()) {
+        let is_target = target == Some(shown.number);
         let prefix = names::utf8(line.prefix);
+        let prefix = match is_target {
+            true => std::borrow::Cow::Owned(marked(&prefix)),
+            false => prefix,
+        };
         let text = names::utf8(line.text);
         let marker = names::utf8(line.marker);
         let text = match context.terminal {
             true => names::visible(&text, true).into(),
             false => text,
         };
+        let style = match is_target {
+            true => owo_colors::Style::new().bold(),
+            false => owo_colors::Style::new().dimmed(),
+        };
         match (context.color, marker.is_empty()) {
-            (true, true) => writeln!(out, "{}{text}", prefix.dimmed())?,
-            (true, false) => writeln!(out, "{}{text}{}", prefix.dimmed(), marker.dimmed())?,
+            (true, true) => writeln!(out, "{}{text}", prefix.style(style))?,
+            (true, false) => writeln!(out, "{}{text}{}", prefix.style(style), marker.dimmed())?,
             (false, _) => writeln!(out, "{prefix}{text}{marker}")?,
         }
     }
     Ok(())
 }
 
+/// A number prefix with the target's mark: the separator becomes `>` (`  42 > `,
+/// `42> `), or for `tab` the padding's first space (`>   42\t`). `--numbers none` has no
+/// number to mark.
+fn marked(prefix: &str) -> String {
+    if let Some(number) = prefix.strip_suffix(" | ") {
+        format!("{number} > ")
+    } else if let Some(number) = prefix.strip_suffix(": ") {
+        format!("{number}> ")
+    } else if let Some(number) = prefix.strip_suffix('\t') {
+        format!(">{}\t", number.strip_prefix(' ').unwrap_or(number))
+    } else {
+        prefix.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::ffi::OsStr;
+
+    #[test]
+    fn the_target_line_is_marked_in_each_number_style() {
+        assert_eq!(marked("  42 | "), "  42 > ");
+        assert_eq!(marked("12345 | "), "12345 > ");
+        assert_eq!(marked("42: "), "42> ");
+        assert_eq!(marked("    42\t"), ">   42\t");
+        assert_eq!(marked("1234567\t"), ">1234567\t");
+        assert_eq!(marked(""), "");
+    }
 
     #[test]
     fn colour_policy() {
