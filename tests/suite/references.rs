@@ -341,6 +341,11 @@ fn several_context_windows_say_each_files_total_once() {
         )
     );
     assert_eq!(stderr(&out), "");
+    let out = ws.run(&["src/main.rs:10", "-C", "1", "--no-hint"]);
+    assert_eq!(
+        (stdout(&out), stderr(&out)),
+        (numbered(9, 11, text), String::new())
+    );
     // One window keeps its own footer, which says how to read on.
     let out = ws.run(&["src/main.rs:10", "-C", "1"]);
     assert!(
