@@ -51,7 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentread' -ScriptBlock {
             [CompletionResult]::new('--no-hint', '--no-hint', [CompletionResultType]::ParameterName, 'Print no footer in text mode (for pipelines)')
             [CompletionResult]::new('--deny-secrets', '--deny-secrets', [CompletionResultType]::ParameterName, 'Refuse the built-in list of secret files (.env, *.pem, id_rsa, .netrc, ...)')
             [CompletionResult]::new('--mcp', '--mcp', [CompletionResultType]::ParameterName, 'Serve the `read` tool over the Model Context Protocol on standard input and output')
-            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every line from the start line to the end, none cut (no limit, byte budget or line cut)')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every line from the start line to the end, none cut: no limit, byte budget or line cut; streamed as text')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

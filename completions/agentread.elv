@@ -48,7 +48,7 @@ set edit:completion:arg-completer[agentread] = {|@words|
             cand --no-hint 'Print no footer in text mode (for pipelines)'
             cand --deny-secrets 'Refuse the built-in list of secret files (.env, *.pem, id_rsa, .netrc, ...)'
             cand --mcp 'Serve the `read` tool over the Model Context Protocol on standard input and output'
-            cand --all 'Every line from the start line to the end, none cut (no limit, byte budget or line cut)'
+            cand --all 'Every line from the start line to the end, none cut: no limit, byte budget or line cut; streamed as text'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

@@ -38,6 +38,6 @@ complete -c agentread -l raw -d 'Read notebooks and PDFs as their bytes, not as 
 complete -c agentread -l no-hint -d 'Print no footer in text mode (for pipelines)'
 complete -c agentread -l deny-secrets -d 'Refuse the built-in list of secret files (.env, *.pem, id_rsa, .netrc, ...)'
 complete -c agentread -l mcp -d 'Serve the `read` tool over the Model Context Protocol on standard input and output'
-complete -c agentread -l all -d 'Every line from the start line to the end, none cut (no limit, byte budget or line cut)'
+complete -c agentread -l all -d 'Every line from the start line to the end, none cut: no limit, byte budget or line cut; streamed as text'
 complete -c agentread -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentread -s V -l version -d 'Print version'

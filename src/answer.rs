@@ -16,9 +16,9 @@ use crate::map;
 use crate::outcome::{
     FileFacts, Listing, MapRead, Status, Success, TextRead, Unchanged, window_status,
 };
-use crate::read::{self, ReadError, WindowSpec};
+use crate::read::{self, LineSink, ReadError, WindowSpec};
 use crate::request::{Request, Target};
-use crate::sniff::EncodingChoice;
+use crate::sniff::{EncodingChoice, Recognised};
 use crate::structure;
 use crate::target::{self, How, Plan};
 
@@ -59,9 +59,10 @@ impl Answer {
 /// Resolves and reads one target of a request. With `paths` (SPEC §16), what it shows
 /// is taken from the byte budget the next target gets; each gets at least one byte, so
 /// that it shows its first line (cut to fit, as any line too long for the budget is).
-pub fn answer(request: &Request, target: &Target) -> Answer {
+/// With a `sink` (`--all`), the lines are written to it as they are read.
+pub fn answer(request: &Request, target: &Target, sink: Option<&mut dyn LineSink>) -> Answer {
     let started = Instant::now();
-    let result = target::resolve(request, target).and_then(|plan| read(request, plan));
+    let result = target::resolve(request, target).and_then(|plan| read(request, plan, sink));
     let answer = finish(request, target, started, result);
     if request.shared_budget {
         let shown = match &answer.result {
@@ -79,6 +80,14 @@ pub fn answer(request: &Request, target: &Target) -> Answer {
     answer
 }
 
+/// How a target prints (`<stdin>` for standard input).
+pub fn label(request: &Request, target: &Target) -> String {
+    match target {
+        Target::Stdin => STDIN_LABEL.to_string(),
+        Target::Path(path) => request.root.display_of(path),
+    }
+}
+
 /// The answer to a target, from the result of reading it.
 pub fn finish(
     request: &Request,
@@ -86,26 +95,26 @@ pub fn finish(
     started: Instant,
     result: Result<Success, Error>,
 ) -> Answer {
-    let label = match target {
-        Target::Stdin => STDIN_LABEL.to_string(),
-        Target::Path(path) => request.root.display_of(path),
-    };
     Answer {
-        label,
+        label: label(request, target),
         params_input: request.params.for_target(target),
         time_ms: started.elapsed().as_millis() as u64,
         result,
     }
 }
 
-/// Reads what a resolved target names.
-pub fn read(request: &Request, plan: Plan) -> Result<Success, Error> {
+/// Reads what a resolved target names; see [`answer`] for the `sink`.
+pub fn read(
+    request: &Request,
+    plan: Plan,
+    sink: Option<&mut dyn LineSink>,
+) -> Result<Success, Error> {
     #[cfg(feature = "fault-injection")]
     if std::env::var_os("AGENTREAD_FAULT").is_some_and(|v| v == "panic") {
         panic!("fault injected by AGENTREAD_FAULT=panic");
     }
     match plan {
-        Plan::Stdin { spec } => read_stdin(request, &spec),
+        Plan::Stdin { spec } => read_stdin(request, &spec, sink),
         Plan::File {
             file,
             stat,
@@ -113,6 +122,7 @@ pub fn read(request: &Request, plan: Plan) -> Result<Success, Error> {
             real,
             spec,
             asked_line,
+            target_line,
             how,
         } => {
             let facts = FileFacts {
@@ -123,7 +133,13 @@ pub fn read(request: &Request, plan: Plan) -> Result<Success, Error> {
                 content_hash: None,
             };
             match how {
-                How::Lines => read_file(request, facts, &file, &spec, asked_line),
+                How::Lines => {
+                    let mut read = read_file(request, facts, &file, &spec, asked_line, sink)?;
+                    if let Success::Text(text) = &mut read {
+                        text.target_line = target_line;
+                    }
+                    Ok(read)
+                }
                 How::Structure(structure) => {
                     check_size(request, &facts)?;
                     crate::structured::read(request, facts, &file, &spec, structure)
@@ -174,14 +190,15 @@ fn read_map(
         hash: false,
         stream_limit: None,
     };
-    let read =
-        read::text(read::TextInput::Stream(&mut reader), "", options).map_err(|err| match err {
+    let read = read::text(read::TextInput::Stream(&mut reader), "", options, None).map_err(
+        |err| match err {
             ReadError::Window(err) => read::past_the_end(&err, &display, "line", "lines"),
             ReadError::Io(err) => Error::read_failed(&display, &err),
-            ReadError::Binary(_) | ReadError::SizeLimitPassed => {
+            ReadError::Binary(..) | ReadError::SizeLimitPassed => {
                 Error::internal("a directory's map was refused as a file")
             }
-        })?;
+        },
+    )?;
     let window = read.window;
     let last = window.end_line().unwrap_or(0);
     // The files with a line on the page: their path line, or one of their symbols'.
@@ -207,6 +224,7 @@ fn read_file(
     file: &File,
     spec: &WindowSpec,
     asked_line: Option<u64>,
+    sink: Option<&mut dyn LineSink>,
 ) -> Result<Success, Error> {
     check_size(request, &facts)?;
     let size = facts.size_bytes;
@@ -220,7 +238,7 @@ fn read_file(
         return read_document(request, facts, file, kind, spec, asked_line);
     }
     let input = read::TextInput::<std::io::Empty>::File(file, size);
-    read_text(request, facts, input, spec, asked_line, None)
+    read_text(request, facts, input, spec, asked_line, None, sink)
 }
 
 /// Whether the file is read as a document's view (SPEC §16): never with `--raw`.
@@ -251,7 +269,7 @@ fn read_document(
     let bytes = document::read_bytes(file, kind, &facts.path, request.wording)?;
     let Some(view) = document::view(kind, &bytes, &facts.path, request.wording)? else {
         let input = read::TextInput::Stream(Cursor::new(bytes));
-        return read_text(request, facts, input, spec, asked_line, None);
+        return read_text(request, facts, input, spec, asked_line, None, None);
     };
     // `--hash` is the file's (SPEC §1), not its view's.
     if request.wants_hash() {
@@ -263,7 +281,15 @@ fn read_document(
         no_text_layer: view.no_text_layer,
     };
     let input = read::TextInput::Stream(Cursor::new(view.text.into_bytes()));
-    read_text(request, facts, input, spec, asked_line, Some(document))
+    read_text(
+        request,
+        facts,
+        input,
+        spec,
+        asked_line,
+        Some(document),
+        None,
+    )
 }
 
 /// `--max-file-size`, by the size `stat` gave.
@@ -286,7 +312,11 @@ fn check_size(request: &Request, facts: &FileFacts) -> Result<(), Error> {
     Ok(())
 }
 
-fn read_stdin(request: &Request, spec: &WindowSpec) -> Result<Success, Error> {
+fn read_stdin(
+    request: &Request,
+    spec: &WindowSpec,
+    sink: Option<&mut dyn LineSink>,
+) -> Result<Success, Error> {
     let facts = FileFacts {
         path: STDIN_LABEL.to_string(),
         path_resolved: STDIN_LABEL.to_string(),
@@ -296,7 +326,7 @@ fn read_stdin(request: &Request, spec: &WindowSpec) -> Result<Success, Error> {
     };
     let stdin = std::io::stdin();
     let input = read::TextInput::Stream(TerminalEof::new(stdin.lock()));
-    read_text(request, facts, input, spec, None, None)
+    read_text(request, facts, input, spec, None, None, sink)
 }
 
 /// Standard input that ends at the first end-of-file a terminal signals (Ctrl-D): a
@@ -336,8 +366,14 @@ pub fn read_text<R: Read>(
     spec: &WindowSpec,
     asked_line: Option<u64>,
     document: Option<Document>,
+    sink: Option<&mut dyn LineSink>,
 ) -> Result<Success, Error> {
     let path = facts.path.as_str();
+    let is_stream = matches!(input, read::TextInput::Stream(_));
+    let file = match &input {
+        read::TextInput::File(file, _) => Some(*file),
+        read::TextInput::Stream(_) => None,
+    };
     let options = read::TextOptions {
         window: spec,
         encoding: match document {
@@ -352,8 +388,21 @@ pub fn read_text<R: Read>(
         Some(_) => "",
         None => path.rsplit('/').next().unwrap_or(path),
     };
-    let read = read::text(input, file_name, options).map_err(|err| match err {
-        ReadError::Binary(evidence) => Error::binary(path, evidence),
+    let read = read::text(input, file_name, options, sink).map_err(|err| match err {
+        ReadError::Binary(evidence, found) => {
+            let what = found.map(|mut found| {
+                // A JPEG's size can lie past the first bytes.
+                if let Recognised::Image {
+                    size: size @ None, ..
+                } = &mut found
+                {
+                    *size = file.and_then(crate::image::dimensions);
+                }
+                let at = (!is_stream).then_some(path);
+                crate::error::recognised(&found, at, request.wording)
+            });
+            Error::binary_as(path, evidence, what)
+        }
         ReadError::SizeLimitPassed => {
             let limit = request.settings.max_file_size.as_ref();
             Error::new(
@@ -407,6 +456,7 @@ pub fn read_text<R: Read>(
         language,
         symbol: None,
         document,
+        target_line: None,
     }))
 }
 

@@ -144,7 +144,7 @@ pub struct Cli {
     #[arg(long)]
     pub mcp: bool,
 
-    /// Every line from the start line to the end, none cut (no limit, byte budget or line cut)
+    /// Every line from the start line to the end, none cut: no limit, byte budget or line cut; streamed as text
     #[arg(long)]
     pub all: bool,
 

@@ -2,6 +2,9 @@
 
 use serde::Serialize;
 
+use crate::params::{Wording, name};
+use crate::sniff::Recognised;
+
 /// One row of the exit-code table. The names are the ones printed and serialised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
@@ -119,21 +122,36 @@ impl Error {
         )
     }
 
-    pub fn outside_root(path: &str) -> Error {
+    /// `path` leads outside the root. `current`: the root was not chosen (no `--root`,
+    /// no `$AGENTREAD_ROOT`), so it is the current directory, and the message says so.
+    pub fn outside_root(path: &str, current: bool) -> Error {
         Error::new(
             ErrorCode::AccessDenied,
-            format!("Access denied: '{path}' is outside the workspace root."),
+            format!(
+                "Access denied: '{path}' is outside the workspace root{}.",
+                root_is(current)
+            ),
         )
     }
 
-    pub fn link_outside_root(link: &str) -> Error {
+    /// The symlink `link` leads outside the root; `current` as for [`Error::outside_root`].
+    pub fn link_outside_root(link: &str, current: bool) -> Error {
         Error::new(
             ErrorCode::AccessDenied,
-            format!("Access denied: '{link}' is a symlink that leads outside the workspace root."),
+            format!(
+                "Access denied: '{link}' is a symlink that leads outside the workspace root{}.",
+                root_is(current)
+            ),
         )
     }
 
     pub fn binary(path: &str, evidence: BinaryEvidence) -> Error {
+        Error::binary_as(path, evidence, None)
+    }
+
+    /// A binary verdict that also says what the input is and how to read it (`what`, from
+    /// [`recognised`]).
+    pub fn binary_as(path: &str, evidence: BinaryEvidence, what: Option<String>) -> Error {
         let why = match &evidence {
             BinaryEvidence::NulByte { offset } => format!("NUL byte at offset {offset}"),
             BinaryEvidence::ControlRatio { ratio } => {
@@ -148,7 +166,10 @@ impl Error {
             detail: Some(evidence),
             ..Error::new(
                 ErrorCode::BinaryFile,
-                format!("File '{path}' appears to be binary ({why})."),
+                match what {
+                    Some(what) => format!("File '{path}' appears to be binary ({why}): {what}."),
+                    None => format!("File '{path}' appears to be binary ({why})."),
+                },
             )
         }
     }
@@ -208,6 +229,40 @@ impl Error {
 
     pub fn exit_code(&self) -> u8 {
         self.code.exit_code()
+    }
+}
+
+/// What the root is, when it was not chosen.
+fn root_is(current: bool) -> &'static str {
+    match current {
+        true => " (the current directory)",
+        false => "",
+    }
+}
+
+/// What a binary input is and the step that reads it, for [`Error::binary_as`]:
+/// `gzip data; try 'zcat a.gz | agentread -'`. `path` is None for standard input. Images
+/// and UTF-16 text have agentread's own next step, worded as flags or as tool parameters.
+pub fn recognised(found: &Recognised, path: Option<&str>, wording: Wording) -> String {
+    let step = match found {
+        Recognised::Image { .. } => Some(match wording {
+            Wording::Cli => "agentread --mcp sends images to models".to_string(),
+            Wording::Tool => "agentread's MCP server sends images to models".to_string(),
+        }),
+        // A PDF file reaches here only with `--raw`: its text view is the next step.
+        Recognised::Pdf if path.is_some() => Some(format!(
+            "without {} agentread reads its text",
+            wording.flag(name::RAW)
+        )),
+        Recognised::Utf16(encoding) => {
+            let label = encoding.name().to_ascii_lowercase();
+            Some(format!("use {}", wording.set(&[(name::ENCODING, &label)])))
+        }
+        other => other.step(path),
+    };
+    match step {
+        Some(step) => format!("{}; {step}", found.name()),
+        None => found.name(),
     }
 }
 

@@ -95,7 +95,7 @@ pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Erro
 }
 
 /// The four kinds an MCP host can show, from the header (imagesize knows many more).
-fn kind_of(head: &[u8]) -> Option<(&'static str, &'static str, scale::Kind)> {
+pub fn kind_of(head: &[u8]) -> Option<(&'static str, &'static str, scale::Kind)> {
     match imagesize::image_type(head).ok()? {
         imagesize::ImageType::Png => Some(("PNG", "image/png", scale::Kind::Png)),
         imagesize::ImageType::Jpeg => Some(("JPEG", "image/jpeg", scale::Kind::Jpeg)),
@@ -103,6 +103,16 @@ fn kind_of(head: &[u8]) -> Option<(&'static str, &'static str, scale::Kind)> {
         imagesize::ImageType::Webp => Some(("WebP", "image/webp", scale::Kind::Webp)),
         _ => None,
     }
+}
+
+/// An image file's width and height, read from its header wherever it lies (a JPEG's
+/// can follow a large EXIF block), without reading the rest.
+pub fn dimensions(file: &File) -> Option<(u64, u64)> {
+    use std::io::{Seek, SeekFrom};
+    let mut reader = std::io::BufReader::new(file);
+    reader.seek(SeekFrom::Start(0)).ok()?;
+    let size = imagesize::reader_size(reader).ok()?;
+    Some((size.width as u64, size.height as u64))
 }
 
 pub fn read_full(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {

@@ -123,6 +123,7 @@ fn serve(request: &Request) -> Option<ErrorCode> {
                 .and_then(|d| request.root.relative(&d)),
         },
         several: request.targets.len() > 1,
+        context_lines: request.window.context.is_some(),
         wording: request.wording,
     };
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
@@ -130,7 +131,19 @@ fn serve(request: &Request) -> Option<ErrorCode> {
     let mut printer = Printer::new(&context);
     let mut failure = None;
     for target in &request.targets {
-        let answer = answer::answer(request, target);
+        let answer = match request.all {
+            // Each line is written as it is read: nothing holds the whole file.
+            true => {
+                let label = answer::label(request, target);
+                let mut stream = printer.stream(&mut out, &label);
+                let answer = answer::answer(request, target, Some(&mut stream));
+                if let Some(e) = stream.failed() {
+                    return write_failed(&e, failure);
+                }
+                answer
+            }
+            false => answer::answer(request, target, None),
+        };
         failure = failure.or(answer.failure());
         // Flushed per answer, so that stdout and stderr keep their order in text mode.
         if let Err(e) = printer
@@ -140,6 +153,9 @@ fn serve(request: &Request) -> Option<ErrorCode> {
         {
             return write_failed(&e, failure);
         }
+    }
+    if let Err(e) = printer.finish(&mut out).and_then(|()| out.flush()) {
+        return write_failed(&e, failure);
     }
     failure
 }
@@ -151,7 +167,8 @@ fn say_what_was_left_out(
     request: &Request,
     answer: &Answer,
 ) -> io::Result<()> {
-    if request.hint || request.format != Format::Text {
+    // A `-C` window is the part of the file that was asked for.
+    if request.hint || request.format != Format::Text || request.window.context.is_some() {
         return Ok(());
     }
     let window = match &answer.result {
@@ -256,6 +273,7 @@ fn reject(
         stderr_terminal: false,
         cwd,
         several: false,
+        context_lines: false,
         wording: params::Wording::Cli,
     };
     let mut out = io::stdout().lock();

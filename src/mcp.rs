@@ -152,8 +152,7 @@ impl Server {
             )
         };
         let found = match client_has_roots {
-            false => Root::open(Path::new("."), "The current directory")
-                .map(|root| vec![Served::new(root)]),
+            false => Root::current_directory().map(|root| vec![Served::new(root)]),
             // A client that declares roots but never answers must not hang every call.
             true => match tokio::time::timeout(ROOTS_TIMEOUT, peer.list_roots()).await {
                 Err(_) => Err(no_usable_root(format!(
@@ -239,7 +238,7 @@ impl Server {
             .file_size()
             .is_some_and(|size| size > 0 && size <= QUICK_READ)
         {
-            let read = answer::read(&request, plan);
+            let read = answer::read(&request, plan, None);
             let answer = answer::finish(&request, &target, started, read);
             return result(&answer, settings, Some(&root));
         }
@@ -247,7 +246,7 @@ impl Server {
         let settings = settings.clone();
         let params = request.params.for_target(&target);
         tokio::task::spawn_blocking(move || {
-            let read = answer::read(&request, plan);
+            let read = answer::read(&request, plan, None);
             let answer = answer::finish(&request, &target, started, read);
             result(&answer, &settings, Some(&served))
         })
@@ -274,7 +273,7 @@ impl Server {
             let answers: Vec<Answer> = request
                 .targets
                 .iter()
-                .map(|target| answer::answer(&request, target))
+                .map(|target| answer::answer(&request, target, None))
                 .collect();
             several_results(&answers, &settings, &root)
         })
@@ -387,6 +386,7 @@ fn context(format: Format, settings: &Settings, root: Option<&Arc<Served>>) -> C
         stderr_terminal: false,
         cwd: root.and_then(|r| r.cwd.clone()),
         several: false,
+        context_lines: false,
         wording: Wording::Tool,
     }
 }

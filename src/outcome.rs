@@ -83,6 +83,8 @@ pub struct TextRead {
     pub symbol: Option<SymbolInfo>,
     /// The window is of a notebook's or a PDF's view (SPEC §16).
     pub document: Option<crate::document::Document>,
+    /// The line a `PATH:N` target names (`data.target_line`), marked on a terminal.
+    pub target_line: Option<u64>,
 }
 
 #[derive(Debug)]

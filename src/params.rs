@@ -126,7 +126,9 @@ pub static PARAMS: &[Param] = &[
         short: None,
         value_name: "PATH",
         help: "",
-        description: "File or directory to read, relative to the workspace root or absolute inside it; '-' reads standard input.",
+        // One schema serves --tool-schema and MCP (SPEC §12), and the MCP server cannot
+        // read standard input: '-', which --call accepts, is not advertised.
+        description: "File or directory to read, relative to the workspace root or absolute inside it.",
         advertised: true,
         required: false,
         kind: Kind::Text {

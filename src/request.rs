@@ -113,6 +113,8 @@ pub struct Request {
     pub max_bytes: std::sync::atomic::AtomicU64,
     /// `paths` was given: the targets share one byte budget.
     pub shared_budget: bool,
+    /// `--all` (the command line only): every line to the end, streamed, none cut.
+    pub all: bool,
 }
 
 /// The window options a call gave, before a target says what they apply to.
@@ -269,7 +271,9 @@ impl Request {
             None => {
                 params.per_path = true;
                 params.given = cli.tool.params_input();
-                tool_params_from_cli(&cli).map_err(|e| reject(e, &params))?
+                let tool = tool_params_from_cli(&cli).map_err(|e| reject(e, &params))?;
+                check_all(&cli, &tool, format).map_err(|e| reject(e, &params))?;
+                tool
             }
         };
         let built = check_paths(&tool)
@@ -298,6 +302,7 @@ impl Request {
             raw: tool.raw,
             max_bytes: std::sync::atomic::AtomicU64::new(settings.max_bytes),
             shared_budget: tool.several,
+            all: cli.all,
             settings: Arc::new(settings),
         })
     }
@@ -357,6 +362,7 @@ impl ToolCall {
             raw: self.tool.raw,
             max_bytes: std::sync::atomic::AtomicU64::new(settings.max_bytes),
             shared_budget: self.tool.several,
+            all: false,
             settings,
         }
     }
@@ -390,7 +396,7 @@ pub fn open_root(flag: Option<OsString>) -> Result<Root, Error> {
     }
     match fixed_root_from_env() {
         Some(dir) => Root::open(&PathBuf::from(dir), "$AGENTREAD_ROOT"),
-        None => Root::open(&PathBuf::from("."), "The current directory"),
+        None => Root::current_directory(),
     }
 }
 
@@ -403,7 +409,71 @@ pub fn fixed_root_from_env() -> Option<OsString> {
 fn cli_window_flag(cli: &Cli) -> Option<String> {
     match cli.paths.is_empty() {
         false => Some("a PATH argument".to_string()),
-        true => cli.tool.first_flag(),
+        true => cli
+            .tool
+            .first_flag()
+            .or_else(|| cli.all.then(|| "--all".to_string())),
+    }
+}
+
+/// `--all` reads every line from the start line to the end, whole, and streams it as
+/// text: what bounds, cuts or replaces the window cannot be combined with it (SPEC §17).
+fn check_all(cli: &Cli, tool: &ToolParams, format: Format) -> Result<(), Error> {
+    if !cli.all {
+        return Ok(());
+    }
+    if format != Format::Text {
+        let name = match format {
+            Format::Json => "json",
+            _ => "xml",
+        };
+        return Err(Error::invalid_param(format!(
+            "--all streams the text format; --format {name} cannot be combined with it (page through the file with --start-line and --limit instead)."
+        )));
+    }
+    let w = &tool.window;
+    let conflict = [
+        (w.limit.is_some(), "--limit", "drop one of them"),
+        (
+            w.tail.is_some(),
+            "--tail",
+            "drop --all to read the last lines, or use --start-line with --all",
+        ),
+        (
+            cli.max_bytes.is_some(),
+            "--max-bytes",
+            "drop --max-bytes: --all has no byte budget",
+        ),
+        (
+            cli.max_line_chars.is_some(),
+            "--max-line-chars",
+            "drop --max-line-chars: --all cuts no line",
+        ),
+        (
+            w.start_char.is_some(),
+            "--start-char",
+            "drop --start-char: --all shows every line whole",
+        ),
+        (
+            w.context.is_some(),
+            "--context",
+            "use PATH:N --all to read from line N to the end",
+        ),
+        (
+            tool.if_changed.is_some(),
+            "--if-changed",
+            "drop one of them",
+        ),
+        (tool.outline, "--outline", "drop one of them"),
+        (tool.enclosing, "--enclosing", "drop one of them"),
+    ]
+    .into_iter()
+    .find(|(given, ..)| *given);
+    match conflict {
+        Some((_, flag, step)) => Err(Error::invalid_param(format!(
+            "--all reads every line from the start line to the end of the file, none cut; {flag} cannot be combined with it ({step})."
+        ))),
+        None => Ok(()),
     }
 }
 

@@ -39,6 +39,8 @@ pub struct Root {
     canonical: PathBuf,
     /// The root as given, made absolute (absolute paths may be spelt either way).
     given: PathBuf,
+    /// Nobody chose it: it is the current directory by default (refusals say so).
+    current: bool,
 }
 
 /// What a resolved path opened to.
@@ -128,6 +130,17 @@ impl Root {
             fd,
             canonical,
             given,
+            current: false,
+        })
+    }
+
+    /// The current directory as the root by default, when no root was chosen: refusals
+    /// for paths outside it say that the root is the current directory.
+    pub fn current_directory() -> Result<Root, Error> {
+        let root = Root::open(Path::new("."), "The current directory")?;
+        Ok(Root {
+            current: true,
+            ..root
         })
     }
 
@@ -224,7 +237,12 @@ impl Root {
         let relative: Vec<u8> = if bytes.starts_with(b"/") {
             match self.strip_root(bytes) {
                 Some(rest) => rest,
-                None => return Err(Error::outside_root(&self.relative_spelling(input))),
+                None => {
+                    return Err(Error::outside_root(
+                        &self.relative_spelling(input),
+                        self.current,
+                    ));
+                }
             }
         } else {
             bytes.to_vec()
@@ -323,8 +341,8 @@ impl Root {
             if part == b".." {
                 if stack.pop().is_none() {
                     return Err(match via_link {
-                        Some(link) => Error::link_outside_root(&link),
-                        None => Error::outside_root(display),
+                        Some(link) => Error::link_outside_root(&link, self.current),
+                        None => Error::outside_root(display, self.current),
                     }
                     .into());
                 }
@@ -360,7 +378,7 @@ impl Root {
                     };
                     let target = if target.starts_with(b"/") {
                         let Some(rest) = self.strip_root(&target) else {
-                            return Err(Error::link_outside_root(&here).into());
+                            return Err(Error::link_outside_root(&here, self.current).into());
                         };
                         stack.clear();
                         rest

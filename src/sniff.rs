@@ -99,7 +99,10 @@ pub fn classify(
     let utf16 = match choice {
         EncodingChoice::Named(e) if e == UTF_16LE || e == UTF_16BE => Some(e),
         EncodingChoice::Named(_) => None,
-        EncodingChoice::Utf8 | EncodingChoice::Auto => recognise_utf16(sample),
+        EncodingChoice::Utf8 => recognise_utf16(sample),
+        // Only `auto` decodes what the code units alone suggest; the default names it in
+        // its refusal.
+        EncodingChoice::Auto => recognise_utf16(sample).or_else(|| utf16_by_its_units(sample)),
     };
     if let Some(encoding) = utf16 {
         return check_utf16(
@@ -124,6 +127,281 @@ pub fn classify(
             encoding,
             bom_len: 0,
         },
+    )
+}
+
+/// What a binary input is, recognised by its first bytes, so that a refusal can name it
+/// and the step that reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recognised {
+    /// `PNG`, `JPEG`, `GIF` or `WebP`, with its width and height when the head holds them.
+    Image {
+        kind: &'static str,
+        size: Option<(u64, u64)>,
+    },
+    Gzip,
+    Bzip2,
+    Xz,
+    Zstd,
+    Zip,
+    SevenZip,
+    Tar,
+    Pdf,
+    Elf,
+    MachO,
+    Pe,
+    JavaClass,
+    Sqlite,
+    /// Text in UTF-16 without a byte order mark, judged by its code units.
+    Utf16(&'static Encoding),
+}
+
+/// What `head` (the first bytes of an input found to be binary) is, when its magic
+/// number, or its code units, say so.
+pub fn recognise(head: &[u8]) -> Option<Recognised> {
+    let at = |offset: usize, magic: &[u8]| head.get(offset..offset + magic.len()) == Some(magic);
+    let u32_at = |offset: usize, big: bool| {
+        let bytes: [u8; 4] = head.get(offset..offset + 4)?.try_into().ok()?;
+        Some(match big {
+            true => u32::from_be_bytes(bytes),
+            false => u32::from_le_bytes(bytes),
+        })
+    };
+    if let Some((kind, ..)) = crate::image::kind_of(head) {
+        let size = imagesize::blob_size(head)
+            .ok()
+            .map(|s| (s.width as u64, s.height as u64));
+        return Some(Recognised::Image { kind, size });
+    }
+    let found = if at(0, b"\x1F\x8B") {
+        Recognised::Gzip
+    } else if at(0, b"BZh")
+        && head.get(3).is_some_and(|d| (b'1'..=b'9').contains(d))
+        && (at(4, b"1AY&SY") || at(4, b"\x17rE8P\x90"))
+    {
+        Recognised::Bzip2
+    } else if at(0, b"\xFD7zXZ\0") {
+        Recognised::Xz
+    } else if at(0, b"\x28\xB5\x2F\xFD") {
+        Recognised::Zstd
+    } else if at(0, b"PK\x03\x04") || at(0, b"PK\x05\x06") || at(0, b"PK\x07\x08") {
+        Recognised::Zip
+    } else if at(0, b"7z\xBC\xAF\x27\x1C") {
+        Recognised::SevenZip
+    } else if at(257, b"ustar") {
+        Recognised::Tar
+    } else if at(0, b"%PDF-") {
+        Recognised::Pdf
+    } else if at(0, b"\x7FELF") {
+        Recognised::Elf
+    } else if [
+        b"\xFE\xED\xFA\xCE",
+        b"\xFE\xED\xFA\xCF",
+        b"\xCE\xFA\xED\xFE",
+        b"\xCF\xFA\xED\xFE",
+    ]
+    .iter()
+    .any(|magic| at(0, *magic))
+    {
+        Recognised::MachO
+    } else if at(0, b"\xCA\xFE\xBA\xBE") {
+        // Shared by universal Mach-O binaries (a count of architectures follows) and
+        // Java class files (a version of at least 45 follows).
+        match u32_at(4, true)? {
+            1..=30 => Recognised::MachO,
+            45.. => Recognised::JavaClass,
+            _ => return None,
+        }
+    } else if at(0, b"MZ") && u32_at(0x3C, false).is_some_and(|pe| at(pe as usize, b"PE\0\0")) {
+        Recognised::Pe
+    } else if at(0, b"SQLite format 3\0") {
+        Recognised::Sqlite
+    } else {
+        return utf16_by_its_units(head).map(Recognised::Utf16);
+    };
+    Some(found)
+}
+
+impl Recognised {
+    /// What it is, as a refusal names it: `gzip data`, `PNG image, 1241x357`.
+    pub fn name(&self) -> String {
+        match self {
+            Recognised::Image {
+                kind,
+                size: Some((width, height)),
+            } => format!("{kind} image, {width}x{height}"),
+            Recognised::Image { kind, size: None } => format!("{kind} image"),
+            Recognised::Gzip => "gzip data".into(),
+            Recognised::Bzip2 => "bzip2 data".into(),
+            Recognised::Xz => "xz data".into(),
+            Recognised::Zstd => "zstd data".into(),
+            Recognised::Zip => "zip archive".into(),
+            Recognised::SevenZip => "7-Zip archive".into(),
+            Recognised::Tar => "tar archive".into(),
+            Recognised::Pdf => "PDF document".into(),
+            Recognised::Elf => "ELF executable or library".into(),
+            Recognised::MachO => "Mach-O executable or library".into(),
+            Recognised::Pe => "Windows executable (PE)".into(),
+            Recognised::JavaClass => "Java class file".into(),
+            Recognised::Sqlite => "SQLite database".into(),
+            Recognised::Utf16(encoding) => {
+                format!("{} text without a byte order mark", encoding.name())
+            }
+        }
+    }
+
+    /// The shell commands that read it, as a refusal suggests them: for the file at
+    /// `path` (root-relative), or for standard input when `path` is None. None when there
+    /// is no such command, and for images and UTF-16, whose next step is agentread's own.
+    pub fn step(&self, path: Option<&str>) -> Option<String> {
+        let decompress = |tool: &str| match path {
+            Some(path) if is_compressed_tar(path) => Some(format!(
+                "list it with 'tar -tf {0}', read a member with 'tar -xOf {0} MEMBER | agentread -'",
+                shell_word(path)
+            )),
+            Some(path) => Some(format!("try '{tool} {} | agentread -'", shell_word(path))),
+            None => Some(format!("try '… | {tool} | agentread -'")),
+        };
+        let path = path.map(shell_word);
+        let with_path = |text: &str| path.as_ref().map(|p| text.replace("{}", p));
+        match self {
+            Recognised::Gzip => decompress("zcat"),
+            Recognised::Bzip2 => decompress("bzcat"),
+            Recognised::Xz => decompress("xzcat"),
+            Recognised::Zstd => decompress("zstdcat"),
+            Recognised::Zip => with_path(
+                "list it with 'unzip -l {}', read a member with 'unzip -p {} MEMBER | agentread -'",
+            ),
+            Recognised::SevenZip => with_path(
+                "list it with '7z l {}', read a member with '7z x -so {} MEMBER | agentread -'",
+            ),
+            Recognised::Tar => with_path(
+                "list it with 'tar -tf {}', read a member with 'tar -xOf {} MEMBER | agentread -'",
+            ),
+            Recognised::Pdf => Some(match path {
+                Some(path) => format!("try 'pdftotext {path} - | agentread -'"),
+                None => "try '… | pdftotext - - | agentread -'".to_string(),
+            }),
+            Recognised::Elf | Recognised::MachO | Recognised::Pe => {
+                with_path("try 'strings {} | agentread -' for its text")
+            }
+            Recognised::JavaClass => with_path("try 'javap -c -p {} | agentread -'"),
+            Recognised::Sqlite => with_path("try 'sqlite3 {} .schema'"),
+            Recognised::Image { .. } | Recognised::Utf16(_) => None,
+        }
+    }
+}
+
+/// A tar archive compressed as a whole, by its name (`tar -tf` finds the compression).
+fn is_compressed_tar(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    [
+        ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".tar.zst", ".tzst",
+    ]
+    .iter()
+    .any(|ext| name.ends_with(ext))
+}
+
+/// A path as one shell word: as it is when that is safe, else in double quotes.
+fn shell_word(path: &str) -> String {
+    let path = match path.starts_with('-') {
+        true => format!("./{path}"),
+        false => path.to_string(),
+    };
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_./+:@%,=-".contains(c);
+    if path.chars().all(safe) {
+        return path;
+    }
+    let mut quoted = String::from("\"");
+    for c in path.chars() {
+        if matches!(c, '"' | '\\' | '$' | '`') {
+            quoted.push('\\');
+        }
+        quoted.push(c);
+    }
+    quoted.push('"');
+    quoted
+}
+
+/// UTF-16 without a BOM and without the NUL in every other byte of mostly-ASCII text
+/// (Chinese, Japanese, Korean, Cyrillic …), judged by its 16-bit code units. Read in one
+/// byte order, the sample must have:
+/// - no unit that text does not use: a lone surrogate, a NUL or other C0 control but
+///   `\t \n \f \r`, a C1 control, a private-use character or a non-character;
+/// - at least one line end, tab or space: an ASCII unit, whose NUL byte is what makes
+///   the input binary, and which 8-bit text (UTF-8, legacy encodings) cannot have;
+/// - nine units in ten or more in the scripts text is written in;
+/// - fewer than half of its other units made of two printable ASCII bytes: ASCII text
+///   read two bytes at a time falls in the CJK ranges, but nearly all of it that way.
+///
+/// Binary data fails the first test it meets.
+fn utf16_by_its_units(sample: &[u8]) -> Option<&'static Encoding> {
+    const MIN_UNITS: usize = 32;
+    let units = sample.len() / 2;
+    if units < MIN_UNITS {
+        return None;
+    }
+    let printable = |b: u8| (0x20..=0x7E).contains(&b);
+    [UTF_16LE, UTF_16BE].into_iter().find(|&encoding| {
+        let unit = |pair: &[u8]| match encoding == UTF_16LE {
+            true => u16::from_le_bytes([pair[0], pair[1]]),
+            false => u16::from_be_bytes([pair[0], pair[1]]),
+        };
+        let (mut ascii, mut spaces, mut scripts, mut ascii_pairs) = (0, 0, 0, 0);
+        let mut pairs = sample[..units * 2].chunks_exact(2).map(unit).peekable();
+        while let Some(u) = pairs.next() {
+            match u {
+                0xD800..=0xDBFF => match pairs.peek() {
+                    Some(0xDC00..=0xDFFF) => {
+                        pairs.next();
+                        scripts += 2;
+                    }
+                    // The sample may end between the two halves of a pair.
+                    None => scripts += 1,
+                    Some(_) => return false,
+                },
+                0x09 | 0x0A | 0x0C | 0x0D | 0x20..=0x7E => {
+                    ascii += 1;
+                    spaces += usize::from(matches!(u, 0x09 | 0x0A | 0x0D | 0x20));
+                    scripts += 1;
+                }
+                0x0000..=0x001F
+                | 0x007F..=0x009F
+                | 0xDC00..=0xDFFF
+                | 0xE000..=0xF8FF
+                | 0xFDD0..=0xFDEF
+                | 0xFFFE
+                | 0xFFFF => return false,
+                _ => {
+                    let [high, low] = u.to_be_bytes();
+                    ascii_pairs += usize::from(printable(high) && printable(low));
+                    scripts += usize::from(is_text_script(u));
+                }
+            }
+        }
+        spaces > 0 && scripts * 10 >= units * 9 && ascii_pairs * 2 < units - ascii
+    })
+}
+
+/// BMP ranges that running text is mostly written in (beyond ASCII): Latin, Greek,
+/// Cyrillic, Armenian, Hebrew, Arabic, the Indic scripts, Thai, Hangul, general
+/// punctuation, CJK punctuation, kana, bopomofo, CJK ideographs and full-width forms.
+fn is_text_script(u: u16) -> bool {
+    matches!(
+        u,
+        0x00A0..=0x024F
+            | 0x0370..=0x058F
+            | 0x0590..=0x06FF
+            | 0x0900..=0x0DFF
+            | 0x0E00..=0x0E7F
+            | 0x1100..=0x11FF
+            | 0x1E00..=0x1FFF
+            | 0x2000..=0x206F
+            | 0x3000..=0x312F
+            | 0x3400..=0x4DBF
+            | 0x4E00..=0x9FFF
+            | 0xAC00..=0xD7A3
+            | 0xFF00..=0xFFEF
     )
 }
 
@@ -357,6 +635,188 @@ mod tests {
             .flat_map(u16::to_be_bytes)
             .collect();
         assert_eq!(utf8(&be, "x").unwrap().encoding, UTF_16BE);
+    }
+
+    fn utf16(text: &str, encoding: &'static Encoding) -> Vec<u8> {
+        text.encode_utf16()
+            .flat_map(|u| match encoding == UTF_16LE {
+                true => u.to_le_bytes(),
+                false => u.to_be_bytes(),
+            })
+            .collect()
+    }
+
+    /// Deterministic bytes that look random (a 64-bit LCG's high bytes).
+    fn noise(seed: u64, len: usize) -> Vec<u8> {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..len)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                (state >> 56) as u8
+            })
+            .collect()
+    }
+
+    const CHINESE: &str = "中文文本，这是一个测试。\n第二行的内容也是中文：数据、结构与算法。\n";
+
+    /// Text in UTF-16 without a BOM or the NULs of ASCII (Chinese, Japanese, Korean,
+    /// Cyrillic, Greek) is recognised by its code units, in either byte order.
+    #[test]
+    fn utf16_is_recognised_by_its_code_units() {
+        for text in [
+            CHINESE.repeat(20),
+            "日本語のテキストです。これは文章です。\n".repeat(20),
+            "한국어 텍스트입니다. 이것은 문장입니다.\n".repeat(20),
+            "Привет, мир! Это тест.\n".repeat(20),
+            "Καλημέρα κόσμε, αυτό είναι ένα κείμενο.\n".repeat(20),
+            "汉字与表情😀混在一行里，也是中文。\n".repeat(3),
+        ] {
+            for encoding in [UTF_16LE, UTF_16BE] {
+                let bytes = utf16(&text, encoding);
+                assert_eq!(utf16_by_its_units(&bytes), Some(encoding), "{text}");
+                assert_eq!(recognise(&bytes), Some(Recognised::Utf16(encoding)));
+                // `auto` decodes it; the default only names it (it stays binary).
+                let auto = classify(&bytes, true, "x.txt", EncodingChoice::Auto).unwrap();
+                assert_eq!(auto.encoding, encoding);
+            }
+        }
+        let bytes = utf16(&CHINESE.repeat(20), UTF_16LE);
+        assert!(matches!(
+            utf8(&bytes, "x.txt"),
+            Err(BinaryEvidence::NulByte { .. })
+        ));
+        // A sample cut between the halves of a surrogate pair.
+        let mut cut = utf16(&format!("{}😀", CHINESE.repeat(3)), UTF_16LE);
+        cut.truncate(cut.len() - 2);
+        assert_eq!(utf16_by_its_units(&cut), Some(UTF_16LE));
+    }
+
+    /// Nothing else is taken for UTF-16: binary data of many kinds, UTF-8 and legacy
+    /// text, and ASCII text with a stray NUL (which reads as CJK two bytes at a time).
+    #[test]
+    fn binary_data_and_8_bit_text_are_never_utf16() {
+        let mut elf = b"\x7FELF\x02\x01\x01\0".to_vec();
+        elf.extend(noise(1, 4096).iter().map(|b| b & 0x0F));
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x04\xd9\0\0\x01\x65\x08\x02".to_vec();
+        png.extend(noise(2, 4096));
+        let mut gzip = b"\x1F\x8B\x08\0\0\0\0\0\0\x03".to_vec();
+        gzip.extend(noise(3, 4096));
+        let mut ascii = b"hello world, this is plain ASCII text. ".repeat(100);
+        ascii[201] = 0;
+        let encode = |encoding: &'static Encoding, text: &str| encoding.encode(text).0.into_owned();
+        let gbk = encode(encoding_rs::GBK, &CHINESE.repeat(20));
+        let sjis = encode(
+            encoding_rs::SHIFT_JIS,
+            &"日本語のテキストです。\n".repeat(40),
+        );
+        let latin = encode(
+            encoding_rs::WINDOWS_1252,
+            &"café au lait, déjà vu\n".repeat(40),
+        );
+        for (what, bytes) in [
+            ("ELF", elf),
+            ("PNG", png),
+            ("gzip", gzip),
+            ("ASCII with a NUL", ascii),
+            ("UTF-8", CHINESE.repeat(20).into_bytes()),
+            ("GBK", gbk),
+            ("Shift_JIS", sjis),
+            ("windows-1252", latin),
+        ] {
+            assert_eq!(utf16_by_its_units(&bytes), None, "{what}");
+            let auto = classify(&bytes, true, "x", EncodingChoice::Auto).map(|d| d.encoding);
+            assert!(
+                auto.is_err() || !matches!(auto, Ok(e) if e == UTF_16LE || e == UTF_16BE),
+                "{what}"
+            );
+        }
+        for seed in 0..2000 {
+            let len = [64, 65, 257, 8192][seed as usize % 4];
+            let bytes = noise(seed, len);
+            assert_eq!(utf16_by_its_units(&bytes), None, "seed {seed}");
+        }
+    }
+
+    /// Binary formats are named by their magic numbers, whatever their names.
+    #[test]
+    fn binary_formats_are_recognised_by_their_magic_numbers() {
+        let mut tar = vec![0u8; 512];
+        tar[..5].copy_from_slice(b"a.txt");
+        tar[257..263].copy_from_slice(b"ustar\0");
+        let mut pe = b"MZ\x90\0".to_vec();
+        pe.resize(0x80, 0);
+        pe[0x3C] = 0x40;
+        pe[0x40..0x44].copy_from_slice(b"PE\0\0");
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x04\xd9\0\0\x01\x65\x08\x02\0\0\0";
+        for (head, want) in [
+            (
+                png.to_vec(),
+                Recognised::Image {
+                    kind: "PNG",
+                    size: Some((1241, 357)),
+                },
+            ),
+            (b"\x1F\x8B\x08\0rest".to_vec(), Recognised::Gzip),
+            (b"BZh91AY&SY\0\0".to_vec(), Recognised::Bzip2),
+            (b"\xFD7zXZ\0\0\x04".to_vec(), Recognised::Xz),
+            (b"\x28\xB5\x2F\xFD\0\0".to_vec(), Recognised::Zstd),
+            (b"PK\x03\x04\x14\0".to_vec(), Recognised::Zip),
+            (b"7z\xBC\xAF\x27\x1C\0\x04".to_vec(), Recognised::SevenZip),
+            (tar, Recognised::Tar),
+            (b"%PDF-1.7\n%\xE2\xE3\xCF\xD3\n".to_vec(), Recognised::Pdf),
+            (b"\x7FELF\x02\x01\x01\0\0\0".to_vec(), Recognised::Elf),
+            (b"\xCF\xFA\xED\xFE\x07\0\0\x01".to_vec(), Recognised::MachO),
+            (b"\xCA\xFE\xBA\xBE\0\0\0\x02".to_vec(), Recognised::MachO),
+            (
+                b"\xCA\xFE\xBA\xBE\0\0\0\x34".to_vec(),
+                Recognised::JavaClass,
+            ),
+            (pe, Recognised::Pe),
+            (b"SQLite format 3\0\x10\0".to_vec(), Recognised::Sqlite),
+        ] {
+            assert_eq!(recognise(&head), Some(want), "{}", want.name());
+        }
+        assert_eq!(recognise(b"MZ but no PE header at all, just text"), None);
+        assert_eq!(recognise(b"\0\0\0\0 nothing known"), None);
+    }
+
+    #[test]
+    fn steps_name_the_command_with_the_path_as_one_shell_word() {
+        assert_eq!(
+            Recognised::Gzip.step(Some("logs/a.gz")).unwrap(),
+            "try 'zcat logs/a.gz | agentread -'"
+        );
+        assert_eq!(
+            Recognised::Gzip.step(Some("my \"a\" $x.gz")).unwrap(),
+            "try 'zcat \"my \\\"a\\\" \\$x.gz\" | agentread -'"
+        );
+        assert_eq!(
+            Recognised::Gzip.step(Some("-v.gz")).unwrap(),
+            "try 'zcat ./-v.gz | agentread -'"
+        );
+        assert_eq!(
+            Recognised::Xz.step(Some("src.tar.xz")).unwrap(),
+            "list it with 'tar -tf src.tar.xz', read a member with 'tar -xOf src.tar.xz MEMBER | agentread -'"
+        );
+        assert_eq!(
+            Recognised::Zstd.step(None).unwrap(),
+            "try '… | zstdcat | agentread -'"
+        );
+        assert_eq!(Recognised::Sqlite.step(None), None);
+        assert_eq!(
+            Recognised::Sqlite.step(Some("app.db")).unwrap(),
+            "try 'sqlite3 app.db .schema'"
+        );
+        let image = Recognised::Image {
+            kind: "JPEG",
+            size: None,
+        };
+        assert_eq!(
+            (image.name(), image.step(Some("a.jpg"))),
+            ("JPEG image".into(), None)
+        );
     }
 
     #[test]

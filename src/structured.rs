@@ -50,8 +50,14 @@ pub fn read(
     let file_name = path.rsplit('/').next().unwrap_or(&path);
     // The same refusals as a window's: binary files are not parsed.
     let head = &bytes[..bytes.len().min(8192)];
-    crate::sniff::classify(head, bytes.len() <= 8192, file_name, request.encoding)
-        .map_err(|evidence| Error::binary(&path, evidence))?;
+    crate::sniff::classify(head, bytes.len() <= 8192, file_name, request.encoding).map_err(
+        |evidence| {
+            let found = crate::sniff::recognise(head);
+            let what =
+                found.map(|found| crate::error::recognised(&found, Some(&path), request.wording));
+            Error::binary_as(&path, evidence, what)
+        },
+    )?;
     let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
     let language = Language::detect(file_name, first_line);
     match structure {
@@ -362,7 +368,7 @@ fn lines_of(
         ..*spec
     };
     let input = TextInput::Stream(Cursor::new(bytes));
-    let mut success = read_text(request, facts, input, &spec, None, what.document)?;
+    let mut success = read_text(request, facts, input, &spec, None, what.document, None)?;
     if let Success::Text(read) = &mut success {
         read.language = what.language;
         read.symbol = Some(symbol);

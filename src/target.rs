@@ -34,8 +34,10 @@ pub enum Plan {
         display: String,
         real: String,
         spec: WindowSpec,
-        /// The line a `PATH:N` target names, which must exist.
+        /// The line a `PATH:N` target names, which must exist (the first of `PATH:N-M`).
         asked_line: Option<u64>,
+        /// The line a `PATH:N` or `PATH:N:C` target points at (not a range's).
+        target_line: Option<u64>,
         how: How,
     },
     Directory {
@@ -163,6 +165,12 @@ fn plan(request: &Request, resolved: Resolved, target: Target) -> Result<Plan, E
         _ => request.symbol.clone(),
     };
     let file = matches!(resolved.opened, Opened::File { .. });
+    if request.all && !file {
+        return Err(Error::invalid_param(format!(
+            "'{}' is a directory; --all reads a file to its end (list the directory without --all).",
+            resolved.display
+        )));
+    }
     let how = how(request, reference, symbol, file)?;
     // A directory's map is paged as lines.
     let spec = match how {
@@ -179,6 +187,7 @@ fn plan(request: &Request, resolved: Resolved, target: Target) -> Result<Plan, E
                 real: resolved.real,
                 spec,
                 asked_line: reference.map(|r| r.line),
+                target_line: reference.filter(|r| r.end.is_none()).map(|r| r.line),
                 how,
             })
         }
@@ -232,6 +241,11 @@ fn how(
         )));
     }
     if let Some(symbol) = symbol {
+        if request.all {
+            return Err(Error::invalid_param(
+                "A symbol names its lines itself; --all cannot be combined with it (drop --all to read the symbol, or drop #SYMBOL to read the whole file).",
+            ));
+        }
         if let Some(flag) = first(&[
             (reference.is_some(), "a line reference (PATH:N)"),
             (w.start_line.is_some(), name::START_LINE),
@@ -397,6 +411,12 @@ fn spec_for(request: &Request, reference: Option<LineRef>) -> Result<WindowSpec,
         numbers: request.settings.numbers,
         line_endings: request.format != Format::Text,
     };
+    if request.all {
+        // Streamed to the end, whole (SPEC §17): no limit, budget or cut applies.
+        spec.limit = u64::MAX;
+        spec.max_bytes = u64::MAX;
+        spec.max_line_chars = u64::MAX;
+    }
     let Some(reference) = reference else {
         if w.context.is_some() {
             return Err(Error::invalid_param(format!(
@@ -409,6 +429,11 @@ fn spec_for(request: &Request, reference: Option<LineRef>) -> Result<WindowSpec,
     };
     let n = reference.line;
     if let Some(end) = reference.end {
+        if request.all {
+            return Err(Error::invalid_param(format!(
+                "A PATH:N-M target names its last line; --all reads to the end of the file (use PATH:{n} --all to read from line {n} to the end, or drop --all)."
+            )));
+        }
         if let Some(flag) = [
             (w.start_line.is_some(), name::START_LINE),
             (w.limit.is_some(), name::LIMIT),

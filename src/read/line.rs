@@ -54,6 +54,15 @@ impl LineCutter {
         LineCutter::within(skip, keep, usize::MAX)
     }
 
+    /// A cutter that keeps the whole line (`--all`): its writer must take the pieces as
+    /// they come, or the line would be held whole.
+    pub fn whole() -> LineCutter {
+        LineCutter {
+            to_keep: u64::MAX,
+            ..LineCutter::new(0, 0)
+        }
+    }
+
     /// As [`LineCutter::new`], keeping at most `bytes` bytes of text too (but at least
     /// one character, so that paging with `--start-char` always moves on). A line cut by
     /// bytes is cut as one cut by characters is: marked, its rest counted.

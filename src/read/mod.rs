@@ -34,7 +34,7 @@ use crate::error::{BinaryEvidence, Error, ErrorCode};
 use crate::sniff::{self, EncodingChoice};
 use metered::Metered;
 use transcode::Transcoder;
-pub use window::{Start, Window, WindowError, WindowSpec};
+pub use window::{LineSink, Start, Window, WindowError, WindowSpec};
 
 /// How a text input is read: the window, the encoding and what to do with the bytes.
 #[derive(Debug, Clone, Copy)]
@@ -65,7 +65,8 @@ pub struct TextWindow {
 /// What went wrong in a read, before it is worded for a path.
 #[derive(Debug)]
 pub enum ReadError {
-    Binary(BinaryEvidence),
+    /// Binary, and what its first bytes say it is, when they do.
+    Binary(BinaryEvidence, Option<sniff::Recognised>),
     /// A stream passed `stream_limit`.
     SizeLimitPassed,
     Io(std::io::Error),
@@ -81,7 +82,9 @@ pub enum TextInput<'f, R> {
     Stream(R),
 }
 
-/// Reads the window `options` asks for from `input`.
+/// Reads the window `options` asks for from `input`. With a `sink` (`--all`), every line
+/// from the start line on is written to it as it is read, and the window only counts
+/// them.
 ///
 /// A regular file read as UTF-8 is read at offsets (so that large skips and counts run
 /// on every core) unless its bytes must be hashed in order; its tail is found by reading
@@ -92,19 +95,20 @@ pub fn text<R: Read>(
     input: TextInput<'_, R>,
     file_name: &str,
     options: TextOptions<'_>,
+    sink: Option<&mut dyn LineSink>,
 ) -> Result<TextWindow, ReadError> {
     match input {
         TextInput::File(file, 0) => {
             let metered = Metered::new(file, options.hash, options.stream_limit);
-            text_from(metered, None, file_name, options)
+            text_from(metered, None, file_name, options, sink)
         }
         TextInput::File(file, size) => {
             let metered = Metered::new(file, options.hash, None);
-            text_from(metered, Some((file, size)), file_name, options)
+            text_from(metered, Some((file, size)), file_name, options, sink)
         }
         TextInput::Stream(reader) => {
             let metered = Metered::new(reader, options.hash, options.stream_limit);
-            text_from(metered, None, file_name, options)
+            text_from(metered, None, file_name, options, sink)
         }
     }
 }
@@ -114,12 +118,13 @@ fn text_from<R: Read>(
     file: Option<(&File, u64)>,
     file_name: &str,
     options: TextOptions<'_>,
+    sink: Option<&mut dyn LineSink>,
 ) -> Result<TextWindow, ReadError> {
     let head_len = options.encoding.head_len();
     let head = metered.read_head(head_len).map_err(io_error)?;
     let complete = head.len() < head_len;
-    let decoding =
-        sniff::classify(&head, complete, file_name, options.encoding).map_err(ReadError::Binary)?;
+    let decoding = sniff::classify(&head, complete, file_name, options.encoding)
+        .map_err(|evidence| ReadError::Binary(evidence, sniff::recognise(&head)))?;
     let bom = decoding.bom_len;
     let body = Cursor::new(&head[bom.min(head.len())..]).chain(&mut metered);
     let spec = options.window;
@@ -130,7 +135,28 @@ fn text_from<R: Read>(
         start,
         end: size,
     };
-    let result = match (decoding.encoding == UTF_8, file, spec.start) {
+    let utf8 = decoding.encoding == UTF_8;
+    if let Some(sink) = sink {
+        // `--all` reads from a start line (the request refuses it with `--tail`).
+        let from = match spec.start {
+            Start::Line(line) => line,
+            Start::Tail(_) => 1,
+        };
+        let result = match (utf8, file) {
+            (true, Some((file, size))) if direct => {
+                window::stream_all(at_offsets(file, size), from, spec, sink)
+            }
+            (true, _) => window::stream_all(window::Input::Stream(body), from, spec, sink),
+            (false, _) => window::stream_all(
+                window::Input::Stream(Transcoder::new(body, decoding.encoding)),
+                from,
+                spec,
+                sink,
+            ),
+        };
+        return finish(result, metered, &decoding, &head, complete, options);
+    }
+    let result = match (utf8, file, spec.start) {
         (true, Some((file, size)), Start::Tail(n)) => metered::tail_offset(file, start, size, n)
             .map_err(WindowError::Io)
             .and_then(|offset| match direct {
@@ -148,12 +174,24 @@ fn text_from<R: Read>(
             spec,
         ),
     };
+    finish(result, metered, &decoding, &head, complete, options)
+}
+
+/// The window read, with what was found about the whole input.
+fn finish<R: Read>(
+    result: Result<Window, WindowError>,
+    metered: Metered<R>,
+    decoding: &sniff::Decoding,
+    head: &[u8],
+    complete: bool,
+    options: TextOptions<'_>,
+) -> Result<TextWindow, ReadError> {
     let window = result.map_err(|err| match err {
         WindowError::Io(err) => io_error(err),
         other => ReadError::Window(other),
     })?;
     let suggested_encoding = match window.replaced() && options.encoding == EncodingChoice::Utf8 {
-        true => sniff::legacy_guess(&head, complete),
+        true => sniff::legacy_guess(head, complete),
         false => None,
     };
     Ok(TextWindow {
@@ -274,7 +312,7 @@ mod tests {
             file.seek(SeekFrom::Start(0)).unwrap();
             let spec = spec(start);
             let input = TextInput::<std::io::Empty>::File(&file, 0);
-            let read = text(input, "status", options(&spec)).unwrap();
+            let read = text(input, "status", options(&spec), None).unwrap();
             assert_eq!(read.window.total_lines, 3);
             assert_eq!(read.bytes_read, 14);
             assert_eq!(
@@ -292,7 +330,7 @@ mod tests {
         let spec = spec(Start::Line(1));
         let input = TextInput::<std::io::Empty>::File(&file, 0);
         assert!(matches!(
-            text(input, "status", options(&spec)),
+            text(input, "status", options(&spec), None),
             Err(ReadError::SizeLimitPassed)
         ));
     }
@@ -307,7 +345,7 @@ mod tests {
             }
         }
         let spec = spec(Start::Line(1));
-        match text(TextInput::Stream(WouldBlock), "kmsg", options(&spec)) {
+        match text(TextInput::Stream(WouldBlock), "kmsg", options(&spec), None) {
             Err(ReadError::Io(err)) => assert_eq!(err.kind(), std::io::ErrorKind::WouldBlock),
             other => panic!("{other:?}"),
         }

@@ -252,6 +252,17 @@ impl<'f, R: Read> LineSource<'f, R> {
     /// Feeds the next line's text to `cutter`, without its `\n` or CRLF.
     /// A lone `\r` is text, also at the end of the input.
     pub fn next_line(&mut self, cutter: &mut LineCutter, out: &mut Vec<u8>) -> io::Result<()> {
+        self.next_line_with(cutter, out, |_| Ok(()))
+    }
+
+    /// [`LineSource::next_line`], handing `out` to `each` after every piece fed, so that
+    /// a line longer than the buffer can be written as it is read and not held whole.
+    pub fn next_line_with(
+        &mut self,
+        cutter: &mut LineCutter,
+        out: &mut Vec<u8>,
+        mut each: impl FnMut(&mut Vec<u8>) -> io::Result<()>,
+    ) -> io::Result<()> {
         let mut pending_cr = false;
         loop {
             // Past the cut of a long line, with much of a file left: measure the rest of
@@ -294,6 +305,7 @@ impl<'f, R: Read> LineSource<'f, R> {
                     cutter.feed(text, out);
                     let n = avail.len();
                     self.consume(n);
+                    each(out)?;
                 }
             }
         }

@@ -98,6 +98,33 @@ pub struct Window {
     pub tail_dropped: u64,
     /// None when they were not looked for (`WindowSpec::line_endings`).
     pub line_endings: Option<LineEndings>,
+    /// `--all`: the lines handed to a [`LineSink`] as they were read, not held here.
+    pub streamed: Streamed,
+}
+
+/// What [`stream_all`] handed to its sink: counted, not held.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Streamed {
+    pub lines: u64,
+    /// Characters of text, each line's `\n` included.
+    pub chars: u64,
+    /// Some text was replaced by U+FFFD.
+    pub replaced: bool,
+}
+
+/// Where `--all` writes each line as it is read (SPEC §17), so that no line, and no
+/// window, is ever held whole.
+pub trait LineSink {
+    /// The window begins: its start line exists, or the input is empty and read from
+    /// line 1. Called once, before any line, and not at all when the window fails.
+    fn begin(&mut self) -> io::Result<()>;
+    /// A line's number prefix.
+    fn prefix(&mut self, prefix: &[u8]) -> io::Result<()>;
+    /// A piece of a line's text: valid UTF-8, whole characters. A long line comes in
+    /// several pieces.
+    fn text(&mut self, text: &[u8]) -> io::Result<()>;
+    /// The line ends.
+    fn end_line(&mut self) -> io::Result<()>;
 }
 
 impl Window {
@@ -110,6 +137,7 @@ impl Window {
             truncated_by: None,
             tail_dropped: 0,
             line_endings: None,
+            streamed: Streamed::default(),
         }
     }
 
@@ -131,11 +159,14 @@ impl Window {
     }
 
     pub fn lines_read(&self) -> u64 {
-        self.lines.len() as u64
+        self.lines.len() as u64 + self.streamed.lines
     }
 
     pub fn end_line(&self) -> Option<u64> {
-        self.lines.last().map(|l| l.number)
+        match self.lines.last() {
+            Some(line) => Some(line.number),
+            None => (self.streamed.lines > 0).then(|| self.start_line + self.streamed.lines - 1),
+        }
     }
 
     pub fn truncated(&self) -> bool {
@@ -149,7 +180,7 @@ impl Window {
 
     /// Characters of file text shown, each line's `\n` included.
     pub fn chars_read(&self) -> u64 {
-        self.lines.iter().map(|l| l.facts.shown + 1).sum()
+        self.lines.iter().map(|l| l.facts.shown + 1).sum::<u64>() + self.streamed.chars
     }
 
     pub fn lines_cut(&self) -> u64 {
@@ -158,7 +189,7 @@ impl Window {
 
     /// Some shown text was replaced by U+FFFD.
     pub fn replaced(&self) -> bool {
-        self.lines.iter().any(|l| l.facts.replaced)
+        self.streamed.replaced || self.lines.iter().any(|l| l.facts.replaced)
     }
 
     pub fn first_cut(&self) -> Option<Cut> {
@@ -236,18 +267,8 @@ fn forward<R: Read>(
     start: u64,
     spec: &WindowSpec,
 ) -> Result<Window, WindowError> {
-    let skipped = source.skip_lines(start - 1)?;
-    if skipped < start - 1 || !source.has_more()? {
-        let total = skipped + u64::from(source.ends_inside_a_line());
-        if start == 1 && total == 0 {
-            let mut window = Window::empty(1);
-            window.line_endings = source.line_endings();
-            return Ok(window);
-        }
-        return Err(WindowError::StartLinePastEnd {
-            start_line: start,
-            total_lines: total,
-        });
+    if let Some(empty) = skip_to_start(source, start)? {
+        return Ok(empty);
     }
 
     let mut window = Window::empty(start);
@@ -294,6 +315,101 @@ fn forward<R: Read>(
         (_, true) => Some(TruncatedBy::Bytes),
         (_, false) => Some(TruncatedBy::Limit),
     };
+    window.line_endings = source.line_endings();
+    Ok(window)
+}
+
+/// Passes over the lines before `start`. The empty window of an empty input read from
+/// line 1 when there is nothing to show; an error when `start` lies past the end.
+fn skip_to_start<R: Read>(
+    source: &mut LineSource<'_, R>,
+    start: u64,
+) -> Result<Option<Window>, WindowError> {
+    let skipped = source.skip_lines(start - 1)?;
+    if skipped < start - 1 || !source.has_more()? {
+        let total = skipped + u64::from(source.ends_inside_a_line());
+        if start == 1 && total == 0 {
+            let mut window = Window::empty(1);
+            window.line_endings = source.line_endings();
+            return Ok(Some(window));
+        }
+        return Err(WindowError::StartLinePastEnd {
+            start_line: start,
+            total_lines: total,
+        });
+    }
+    Ok(None)
+}
+
+/// `--all` (SPEC §17): every line from `start` to the end, none cut, each handed to
+/// `sink` as it is read. Memory is the read buffer's whatever the input: a line that
+/// does not end inside the buffer goes to the sink piece by piece. The window returned
+/// holds no content; it counts what was streamed.
+pub fn stream_all<R: Read>(
+    input: Input<'_, R>,
+    start: u64,
+    spec: &WindowSpec,
+    sink: &mut dyn LineSink,
+) -> Result<Window, WindowError> {
+    let mut source = LineSource::new(input);
+    source.find_line_endings(spec.line_endings);
+    let empty = skip_to_start(&mut source, start)?;
+    sink.begin()?;
+    if let Some(empty) = empty {
+        return Ok(empty);
+    }
+    let mut window = Window::empty(start);
+    let mut streamed = Streamed::default();
+    let mut number = LineNumber::default();
+    let mut prefix = Vec::new();
+    let mut text = Vec::new();
+    let mut prefix_of = |n: u64, prefix: &mut Vec<u8>| {
+        number.set(n);
+        prefix.clear();
+        spec.numbers.write_prefix_of(prefix, &number);
+    };
+    while source.has_more()? {
+        // The lines that end inside the buffer as valid UTF-8: nearly every line.
+        let buffered = source.buffered();
+        let mut used = 0;
+        for end in memchr_iter(b'\n', buffered) {
+            let line = without_cr(&buffered[used..end]);
+            let Some(chars) = whole_text(line, u64::MAX) else {
+                break;
+            };
+            prefix_of(start + streamed.lines, &mut prefix);
+            sink.prefix(&prefix)?;
+            sink.text(line)?;
+            sink.end_line()?;
+            streamed.lines += 1;
+            streamed.chars += chars + 1;
+            used = end + 1;
+        }
+        source.consume(used);
+        if !source.has_more()? {
+            break;
+        }
+        // A line that goes on past the buffer, or holds bytes that are not valid UTF-8.
+        prefix_of(start + streamed.lines, &mut prefix);
+        sink.prefix(&prefix)?;
+        let mut cutter = LineCutter::whole();
+        source.next_line_with(&mut cutter, &mut text, |piece| {
+            sink.text(piece)?;
+            piece.clear();
+            Ok(())
+        })?;
+        let facts = cutter.finish(&mut text);
+        if !text.is_empty() {
+            sink.text(&text)?;
+            text.clear();
+        }
+        sink.end_line()?;
+        streamed.lines += 1;
+        streamed.chars += facts.shown + 1;
+        streamed.replaced |= facts.replaced;
+    }
+    window.total_lines = start - 1 + streamed.lines;
+    window.streamed = streamed;
     window.line_endings = source.line_endings();
     Ok(window)
 }
@@ -746,6 +862,85 @@ mod tests {
         );
     }
 
+    /// A sink that records what `--all` writes, and the largest piece of text it got.
+    #[derive(Default)]
+    struct Recorder {
+        out: Vec<u8>,
+        began: usize,
+        largest: usize,
+    }
+
+    impl LineSink for Recorder {
+        fn begin(&mut self) -> io::Result<()> {
+            self.began += 1;
+            Ok(())
+        }
+        fn prefix(&mut self, prefix: &[u8]) -> io::Result<()> {
+            self.out.extend_from_slice(prefix);
+            Ok(())
+        }
+        fn text(&mut self, text: &[u8]) -> io::Result<()> {
+            assert!(
+                std::str::from_utf8(text).is_ok(),
+                "a piece of whole characters"
+            );
+            self.largest = self.largest.max(text.len());
+            self.out.extend_from_slice(text);
+            Ok(())
+        }
+        fn end_line(&mut self) -> io::Result<()> {
+            self.out.push(b'\n');
+            Ok(())
+        }
+    }
+
+    fn stream<R: Read>(input: Input<'_, R>, start: u64) -> (Recorder, Result<Window, WindowError>) {
+        let mut recorder = Recorder::default();
+        let result = stream_all(input, start, &spec(start, 1), &mut recorder);
+        (recorder, result)
+    }
+
+    /// `--all` writes a line longer than the buffer in pieces no larger than the buffer,
+    /// whole: no cut, no marker, invalid bytes replaced as in any window.
+    #[test]
+    fn all_streams_every_line_whole_in_pieces() {
+        let long = "é".repeat(BUFFER_SIZE * 2 + 3);
+        let mut bytes = long.clone().into_bytes();
+        bytes.extend_from_slice(b"\r\nb\xffc\nlast");
+        let (recorder, window) = stream(Input::Stream(&bytes[..]), 1);
+        let window = window.unwrap();
+        let want = format!("   1 | {long}\n   2 | b\u{FFFD}c\n   3 | last\n");
+        assert!(recorder.out == want.as_bytes(), "the lines as they are");
+        assert!(recorder.largest <= BUFFER_SIZE + 4, "{}", recorder.largest);
+        assert_eq!(recorder.began, 1);
+        assert_eq!(
+            (window.lines_read(), window.end_line(), window.total_lines),
+            (3, Some(3), 3)
+        );
+        assert!(window.content.is_empty() && window.lines.is_empty());
+        assert!(window.replaced() && !window.truncated() && window.lines_cut() == 0);
+        assert_eq!(
+            window.chars_read(),
+            (BUFFER_SIZE * 2 + 3 + 1) as u64 + 4 + 5
+        );
+        // From a start line; past the end it fails before anything is written.
+        let (recorder, window) = stream(Input::Stream(&b"a\nb\nc\n"[..]), 2);
+        assert_eq!(recorder.out, b"   2 | b\n   3 | c\n");
+        assert_eq!(window.unwrap().start_line, 2);
+        let (recorder, window) = stream(Input::Stream(&b"a\n"[..]), 3);
+        assert!(matches!(
+            window,
+            Err(WindowError::StartLinePastEnd {
+                start_line: 3,
+                total_lines: 1
+            })
+        ));
+        assert_eq!((recorder.began, recorder.out.len()), (0, 0));
+        // An empty input read from line 1 begins and shows nothing.
+        let (recorder, window) = stream(Input::Stream(&b""[..]), 1);
+        assert_eq!((recorder.began, window.unwrap().total_lines), (1, 0));
+    }
+
     fn naive_window(data: &[u8], start: u64, limit: u64, max_chars: u64) -> (String, u64) {
         naive_window_within(data, start, limit, max_chars, usize::MAX)
     }
@@ -1001,6 +1196,38 @@ mod tests {
                     prop_assert!(tail.is_none() && start > total && !(start == 1 && total == 0));
                 }
                 Err(other) => prop_assert!(false, "unexpected {:?}", other),
+            }
+        }
+
+        /// `--all` shows what a window without limit or cut would, at every buffer
+        /// boundary, from a stream or from a file read at offsets.
+        #[test]
+        fn all_agrees_with_a_naive_reader(
+            data in text_bytes(80),
+            start in 1u64..12,
+            sizes in proptest::collection::vec(1usize..7, 0..5),
+        ) {
+            let (want, total) = naive_window(&data, start, u64::MAX, u64::MAX);
+            let mut file = tempfile::tempfile().unwrap();
+            std::io::Write::write_all(&mut file, &data).unwrap();
+            let at_offsets: Input<'_, std::io::Empty> =
+                Input::File { file: &file, start: 0, end: data.len() as u64 };
+            for (recorder, result) in [
+                stream(Input::Stream(Trickle::new(&data, sizes.clone())), start),
+                stream(at_offsets, start),
+            ] {
+                match result {
+                    Ok(w) => {
+                        prop_assert_eq!(String::from_utf8(recorder.out).unwrap(), want.clone());
+                        prop_assert_eq!(w.total_lines, total);
+                        prop_assert_eq!(w.lines_read(), total.saturating_sub(start - 1));
+                    }
+                    Err(WindowError::StartLinePastEnd { total_lines, .. }) => {
+                        prop_assert_eq!(total_lines, total);
+                        prop_assert_eq!(recorder.began, 0);
+                    }
+                    Err(other) => prop_assert!(false, "unexpected {:?}", other),
+                }
             }
         }
 

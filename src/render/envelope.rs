@@ -49,6 +49,9 @@ pub struct Data<'a> {
     pub sent_height: Option<u64>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub window: Option<WindowData>,
+    /// The line a `PATH:N` target names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_line: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fallback_encoding: Option<Option<&'static str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -174,6 +177,7 @@ impl<'a> Envelope<'a> {
                     suggested_encoding: read.suggested_encoding.as_deref(),
                     language: read.symbol.as_ref().and(read.language),
                     symbol: read.symbol.as_ref(),
+                    target_line: read.target_line,
                     ..window_data(
                         read.document.map_or("file", |d| d.kind.name()),
                         &read.facts.path,
@@ -291,6 +295,7 @@ impl<'a> Data<'a> {
             sent_width: None,
             sent_height: None,
             window: None,
+            target_line: None,
             fallback_encoding: None,
             suggested_encoding: None,
             entries: None,

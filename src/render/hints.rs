@@ -10,6 +10,17 @@ use crate::read::window::{TruncatedBy, Window};
 /// The footer lines worth saying for this answer, in order.
 /// `max_bytes` is the byte budget a truncation footer names.
 pub fn footer(success: &Success, max_bytes: u64, wording: Wording) -> Vec<String> {
+    footer_of(success, max_bytes, wording, true)
+}
+
+/// [`footer`], without the line that says a window is truncated when `truncation` is
+/// false (several `-C` windows, whose totals are said once at the end).
+pub fn footer_of(
+    success: &Success,
+    max_bytes: u64,
+    wording: Wording,
+    truncation: bool,
+) -> Vec<String> {
     match success {
         Success::Text(read) => {
             // A truncated window of code, or of a document: its outline finds the part
@@ -25,7 +36,14 @@ pub fn footer(success: &Success, max_bytes: u64, wording: Wording) -> Vec<String
                 }
                 _ => String::new(),
             };
-            let mut hints = window_hints(&read.window, max_bytes, wording, "file", "lines", &also);
+            let mut hints = window_hints(
+                &read.window,
+                max_bytes,
+                wording,
+                ("file", "lines"),
+                &also,
+                truncation,
+            );
             if read.window.replaced() {
                 let mut hint = format!(
                     "[Bytes that are not valid {} are shown as U+FFFD.",
@@ -51,14 +69,16 @@ pub fn footer(success: &Success, max_bytes: u64, wording: Wording) -> Vec<String
             }
             hints
         }
-        Success::Map(map) => window_hints(&map.window, max_bytes, wording, "map", "lines", ""),
+        Success::Map(map) => {
+            window_hints(&map.window, max_bytes, wording, ("map", "lines"), "", true)
+        }
         Success::Directory(listing) => window_hints(
             &listing.window,
             max_bytes,
             wording,
-            "directory",
-            "entries",
+            ("directory", "entries"),
             "",
+            true,
         ),
         Success::Unchanged(unchanged) => vec![format!(
             "(unchanged since hash {})",
@@ -87,10 +107,11 @@ fn window_hints(
     window: &Window,
     max_bytes: u64,
     wording: Wording,
-    kind: &str,
-    unit: &str,
+    (kind, unit): (&str, &str),
     // Said after "Use … to continue." on the truncation line.
     also: &str,
+    // Whether to say that the window is truncated.
+    truncation: bool,
 ) -> Vec<String> {
     if window.total_lines == 0 {
         return vec![format!("({kind} is empty)")];
@@ -101,7 +122,7 @@ fn window_hints(
         window.end_line().unwrap_or(window.start_line),
         window.total_lines,
     );
-    if let Some(next) = window.next_start_line() {
+    if let Some(next) = window.next_start_line().filter(|_| truncation) {
         let why = match window.truncated_by {
             Some(TruncatedBy::Bytes) => format!("Truncated at {max_bytes} bytes"),
             _ => "Truncated".to_string(),

@@ -29,6 +29,9 @@ pub struct Context {
     pub cwd: Option<String>,
     /// More than one PATH: text answers get `==> path <==` headers.
     pub several: bool,
+    /// `-C`: each window is lines around a target. With several of them, text mode says
+    /// each file's total once, at the end, instead of a truncation footer per window.
+    pub context_lines: bool,
     /// How hints name parameters in text and XML (JSON `text` always names the tool's).
     pub wording: Wording,
 }
@@ -37,6 +40,11 @@ pub struct Context {
 pub struct Printer<'a> {
     context: &'a Context,
     answered: usize,
+    /// The next answer's lines were streamed (`--all`) after its header.
+    streamed: bool,
+    /// Each file's total lines, in the order first shown, for the footer of several
+    /// `-C` windows.
+    totals: Vec<(String, u64)>,
 }
 
 impl<'a> Printer<'a> {
@@ -44,7 +52,48 @@ impl<'a> Printer<'a> {
         Printer {
             context,
             answered: 0,
+            streamed: false,
+            totals: Vec::new(),
         }
+    }
+
+    /// Writes what is said once after every answer: for several `-C` windows in text
+    /// mode, each file's total lines (their windows left the truncation footer out).
+    pub fn finish(&mut self, out: &mut impl Write) -> io::Result<()> {
+        if self.totals.is_empty() {
+            return Ok(());
+        }
+        let totals = std::mem::take(&mut self.totals);
+        text::write_totals(out, self.context, &totals)
+    }
+
+    /// Notes a `-C` window's file and total for [`Printer::finish`].
+    fn note_total(&mut self, answer: &Answer) {
+        let Ok(crate::outcome::Success::Text(read)) = &answer.result else {
+            return;
+        };
+        if !self.totals.iter().any(|(path, _)| *path == read.facts.path) {
+            self.totals
+                .push((read.facts.path.clone(), read.window.total_lines));
+        }
+    }
+
+    /// The text sink that writes `--all`'s lines to `out` as they are read, after the
+    /// `==> label <==` header; [`Printer::print`] then writes the answer's footer.
+    pub fn stream<'p, W: Write>(
+        &'p mut self,
+        out: &'p mut W,
+        label: &'p str,
+    ) -> text::Stream<'p, 'a, W> {
+        text::Stream::new(self, out, label)
+    }
+
+    /// Writes the header of an answer whose lines follow as they are read.
+    fn begin_streamed(&mut self, out: &mut impl Write, label: &str) -> io::Result<()> {
+        let first = self.answered == 0;
+        self.answered += 1;
+        self.streamed = true;
+        text::write_header(out, self.context, label, first)
     }
 
     /// Writes one answer: text errors to `err`, everything else to `out`.
@@ -57,8 +106,13 @@ impl<'a> Printer<'a> {
         match self.context.format {
             Format::Text => {
                 let first = self.answered == 0;
-                if text::write(out, err, self.context, answer, first)? {
+                // A streamed answer's header is written already.
+                let header = !std::mem::take(&mut self.streamed);
+                if text::write(out, err, self.context, answer, first, header)? && header {
                     self.answered += 1;
+                }
+                if text::totals_at_the_end(self.context) {
+                    self.note_total(answer);
                 }
                 Ok(())
             }

@@ -25,13 +25,15 @@ pub fn use_color(when: ColorWhen, terminal: bool, no_color: Option<&std::ffi::Os
     }
 }
 
-/// Writes one answer; returns whether anything went to stdout.
+/// Writes one answer (its `==> label <==` header too, when `header`); returns whether
+/// anything went to stdout.
 pub fn write(
     out: &mut impl Write,
     err: &mut impl Write,
     context: &Context,
     answer: &Answer,
     first: bool,
+    header: bool,
 ) -> io::Result<bool> {
     let success = match &answer.result {
         Err(error) => {
@@ -40,25 +42,19 @@ pub fn write(
         }
         Ok(success) => success,
     };
-    if context.several {
-        if !first {
-            out.write_all(b"\n")?;
-        }
-        let header = format!("==> {} <==", names::visible(&answer.label, false));
-        match context.color {
-            true => writeln!(out, "{}", header.bold())?,
-            false => writeln!(out, "{header}")?,
-        }
+    if header {
+        write_header(out, context, &answer.label, first)?;
     }
-    let window = match success {
-        Success::Text(read) => Some(&read.window),
-        Success::Directory(listing) => Some(&listing.window),
-        Success::Map(map) => Some(&map.window),
-        Success::Unchanged(_) | Success::Image(..) | Success::Outline(_) => None,
+    let (window, target) = match success {
+        Success::Text(read) => (Some(&read.window), read.target_line),
+        Success::Directory(listing) => (Some(&listing.window), None),
+        Success::Map(map) => (Some(&map.window), None),
+        Success::Unchanged(_) | Success::Image(..) | Success::Outline(_) => (None, None),
     };
-    let mut shown = window.is_some_and(|w| !w.content.is_empty());
+    // A streamed window (`--all`) holds no content: its lines are counted.
+    let mut shown = window.is_some_and(|w| w.lines_read() > 0);
     if let Some(window) = window {
-        write_content(out, window, context)?;
+        write_content(out, window, context, target)?;
     }
     if let Success::Outline(outline) = success {
         shown = !outline.content.is_empty();
@@ -69,7 +65,9 @@ pub fn write(
         }
     }
     if context.hint {
-        let footer = hints::footer(success, context.max_bytes, context.wording);
+        // Several `-C` windows: each file's total is said once, at the end.
+        let truncation = !totals_at_the_end(context);
+        let footer = hints::footer_of(success, context.max_bytes, context.wording, truncation);
         if shown && !footer.is_empty() {
             out.write_all(b"\n")?;
         }
@@ -81,6 +79,123 @@ pub fn write(
         }
     }
     Ok(true)
+}
+
+/// Several `-C` windows in text mode with a footer: a window is expected to be partial,
+/// so none says it is truncated; [`write_totals`] gives each file's total once.
+pub fn totals_at_the_end(context: &Context) -> bool {
+    context.several && context.context_lines && context.hint
+}
+
+/// After several `-C` windows: `[Lines in each file: a.rs 301, b.rs 120.]`.
+pub fn write_totals(
+    out: &mut impl Write,
+    context: &Context,
+    totals: &[(String, u64)],
+) -> io::Result<()> {
+    let each: Vec<String> = totals
+        .iter()
+        .map(|(path, total)| format!("{} {total}", names::visible(path, false)))
+        .collect();
+    let line = format!("[Lines in each file: {}.]", each.join(", "));
+    out.write_all(b"\n")?;
+    match context.color {
+        true => writeln!(out, "{}", line.yellow()),
+        false => writeln!(out, "{line}"),
+    }
+}
+
+/// With several PATHs, the `==> label <==` line that opens an answer (after a blank line
+/// but for the first).
+pub fn write_header(
+    out: &mut impl Write,
+    context: &Context,
+    label: &str,
+    first: bool,
+) -> io::Result<()> {
+    if !context.several {
+        return Ok(());
+    }
+    if !first {
+        out.write_all(b"\n")?;
+    }
+    let header = format!("==> {} <==", names::visible(label, false));
+    match context.color {
+        true => writeln!(out, "{}", header.bold()),
+        false => writeln!(out, "{header}"),
+    }
+}
+
+/// `--all`'s sink: each line written as it is read, styled as [`write_content`] styles a
+/// window's lines. A failed write is kept apart from the read's own errors, so that a
+/// closed pipe ends the run quietly.
+pub struct Stream<'p, 'c, W: Write> {
+    printer: &'p mut super::Printer<'c>,
+    out: &'p mut W,
+    label: &'p str,
+    color: bool,
+    terminal: bool,
+    failed: Option<io::Error>,
+}
+
+impl<'p, 'c, W: Write> Stream<'p, 'c, W> {
+    pub(super) fn new(
+        printer: &'p mut super::Printer<'c>,
+        out: &'p mut W,
+        label: &'p str,
+    ) -> Stream<'p, 'c, W> {
+        let (color, terminal) = (printer.context.color, printer.context.terminal);
+        Stream {
+            printer,
+            out,
+            label,
+            color,
+            terminal,
+            failed: None,
+        }
+    }
+
+    /// The write that failed, if one did: the read stopped there.
+    pub fn failed(&mut self) -> Option<io::Error> {
+        self.failed.take()
+    }
+
+    fn written(&mut self, result: io::Result<()>) -> io::Result<()> {
+        result.map_err(|err| {
+            self.failed = Some(err);
+            io::Error::other("the output was closed")
+        })
+    }
+}
+
+impl<W: Write> crate::read::LineSink for Stream<'_, '_, W> {
+    fn begin(&mut self) -> io::Result<()> {
+        let written = self.printer.begin_streamed(self.out, self.label);
+        self.written(written)
+    }
+
+    fn prefix(&mut self, prefix: &[u8]) -> io::Result<()> {
+        let written = match self.color {
+            true => write!(self.out, "{}", names::utf8(prefix).dimmed()),
+            false => self.out.write_all(prefix),
+        };
+        self.written(written)
+    }
+
+    fn text(&mut self, text: &[u8]) -> io::Result<()> {
+        let written = match self.terminal {
+            true => self
+                .out
+                .write_all(names::visible(&names::utf8(text), true).as_bytes()),
+            false => self.out.write_all(text),
+        };
+        self.written(written)
+    }
+
+    fn end_line(&mut self) -> io::Result<()> {
+        let written = self.out.write_all(b"\n");
+        self.written(written)
+    }
 }
 
 /// `agentread: CODE: message`, then any "did you mean" candidates; names in them are
@@ -116,31 +231,75 @@ pub fn write_error_body(err: &mut impl Write, error: &Error) -> io::Result<()> {
     Ok(())
 }
 
-fn write_content(out: &mut impl Write, window: &Window, context: &Context) -> io::Result<()> {
+/// The window's lines: as they are off a terminal without colour, else line by line,
+/// control characters made visible on a terminal and the number prefixes dimmed. On a
+/// terminal, the line a `PATH:N` target names (`target`) is marked: `  42 > ` for
+/// `  42 | `, its number bold when colour is on.
+fn write_content(
+    out: &mut impl Write,
+    window: &Window,
+    context: &Context,
+    target: Option<u64>,
+) -> io::Result<()> {
     if !context.color && !context.terminal {
         return out.write_all(&window.content);
     }
-    for line in window.rendered() {
+    let target = target.filter(|_| context.terminal);
+    for (shown, line) in window.lines.iter().zip(window.rendered()) {
+        let is_target = target == Some(shown.number);
         let prefix = names::utf8(line.prefix);
+        let prefix = match is_target {
+            true => std::borrow::Cow::Owned(marked(&prefix)),
+            false => prefix,
+        };
         let text = names::utf8(line.text);
         let marker = names::utf8(line.marker);
         let text = match context.terminal {
             true => names::visible(&text, true).into(),
             false => text,
         };
+        let style = match is_target {
+            true => owo_colors::Style::new().bold(),
+            false => owo_colors::Style::new().dimmed(),
+        };
         match (context.color, marker.is_empty()) {
-            (true, true) => writeln!(out, "{}{text}", prefix.dimmed())?,
-            (true, false) => writeln!(out, "{}{text}{}", prefix.dimmed(), marker.dimmed())?,
+            (true, true) => writeln!(out, "{}{text}", prefix.style(style))?,
+            (true, false) => writeln!(out, "{}{text}{}", prefix.style(style), marker.dimmed())?,
             (false, _) => writeln!(out, "{prefix}{text}{marker}")?,
         }
     }
     Ok(())
 }
 
+/// A number prefix with the target's mark: the separator becomes `>` (`  42 > `,
+/// `42> `), or for `tab` the padding's first space (`>   42\t`). `--numbers none` has no
+/// number to mark.
+fn marked(prefix: &str) -> String {
+    if let Some(number) = prefix.strip_suffix(" | ") {
+        format!("{number} > ")
+    } else if let Some(number) = prefix.strip_suffix(": ") {
+        format!("{number}> ")
+    } else if let Some(number) = prefix.strip_suffix('\t') {
+        format!(">{}\t", number.strip_prefix(' ').unwrap_or(number))
+    } else {
+        prefix.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::ffi::OsStr;
+
+    #[test]
+    fn the_target_line_is_marked_in_each_number_style() {
+        assert_eq!(marked("  42 | "), "  42 > ");
+        assert_eq!(marked("12345 | "), "12345 > ");
+        assert_eq!(marked("42: "), "42> ");
+        assert_eq!(marked("    42\t"), ">   42\t");
+        assert_eq!(marked("1234567\t"), ">1234567\t");
+        assert_eq!(marked(""), "");
+    }
 
     #[test]
     fn colour_policy() {

@@ -82,7 +82,7 @@ fn call_rejects_unknown_keys_naming_the_accepted_ones() {
     assert_eq!(v["error"]["code"], "INVALID_PARAM");
     assert_eq!(
         v["error"]["message"],
-        "Unknown parameter 'lines'. Accepted: path (file_path, filePath), start_line (offset), limit (max_lines), tail, start_char, context, hash, if_changed, end_line, view_range, symbol, outline, enclosing, raw, encoding."
+        "Unknown parameter 'lines'. Accepted: path (file_path, filePath), paths, start_line (offset), limit (max_lines), tail, start_char, context, hash, if_changed, end_line, view_range, symbol, outline, enclosing, raw, encoding."
     );
     // Every parameter the message names is accepted (end_line and view_range too,
     // though the schema leaves them out).
@@ -126,7 +126,7 @@ fn call_validates_values_like_the_command_line() {
         ),
         (
             r#"{"limit":3}"#,
-            "--call needs a path (or file_path, filePath).",
+            "--call needs a path (or file_path, filePath), or paths.",
         ),
         (
             r#"[1,2]"#,
@@ -204,13 +204,15 @@ fn keys(v: &Value) -> Vec<&str> {
 /// The parameters' JSON Schema, checked field by field.
 fn check_parameters(p: &Value) {
     assert_eq!(p["type"], "object");
-    assert_eq!(p["required"], json!(["path"]));
+    // `path`, or `paths` for several files: neither alone is required.
+    assert_eq!(p["required"], json!([]));
     assert_eq!(p["additionalProperties"], false);
     let props = &p["properties"];
     assert_eq!(
         keys(props),
         [
             "path",
+            "paths",
             "start_line",
             "limit",
             "tail",
@@ -225,6 +227,11 @@ fn check_parameters(p: &Value) {
         ]
     );
     assert_eq!(props["path"]["type"], "string");
+    assert_eq!(
+        props["paths"],
+        json!({"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 50,
+               "description": props["paths"]["description"]})
+    );
     assert_eq!(
         props["start_line"],
         json!({"type": "integer", "minimum": 1, "default": 1, "description": props["start_line"]["description"]})

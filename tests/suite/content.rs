@@ -61,6 +61,124 @@ fn binary_verdicts_name_their_evidence() {
     );
 }
 
+/// A PNG of `width`x`height`: its signature and header, then a NUL-rich body.
+fn png(width: u32, height: u32) -> Vec<u8> {
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    png.extend(width.to_be_bytes());
+    png.extend(height.to_be_bytes());
+    png.extend(b"\x08\x02\0\0\0\0\0\0\0\0\0\0\0IEND\xaeB`\x82");
+    png
+}
+
+/// A binary refusal names what the file is, by its first bytes, and the step that reads
+/// it; `error.detail` keeps the evidence. Tool calls get no command-line flag.
+#[test]
+fn binary_refusals_name_what_the_file_is_and_a_next_step() {
+    let ws = Workspace::new();
+    ws.file("shot.png", png(1241, 357));
+    let out = ws.run(&["shot.png"]);
+    assert_eq!(code(&out), 7);
+    assert_eq!(
+        stderr(&out),
+        "agentread: BINARY_FILE: File 'shot.png' appears to be binary (NUL byte at offset 8): PNG image, 1241x357; agentread --mcp sends images to models.\n"
+    );
+    let v = &json_lines(&ws.run(&["--call", r#"{"path":"shot.png"}"#]))[0];
+    assert_eq!(
+        v["error"]["message"],
+        "File 'shot.png' appears to be binary (NUL byte at offset 8): PNG image, 1241x357; agentread's MCP server sends images to models."
+    );
+    assert_eq!(
+        v["error"]["detail"],
+        json!({"reason": "nul_byte", "offset": 8})
+    );
+    // A JPEG whose size lies past the first 8 KiB, behind a large EXIF block.
+    let mut jpeg = b"\xFF\xD8\xFF\xE1".to_vec();
+    jpeg.extend(20000u16.to_be_bytes());
+    jpeg.extend(vec![0u8; 19998]);
+    jpeg.extend(b"\xFF\xC0\0\x11\x08");
+    jpeg.extend(200u16.to_be_bytes());
+    jpeg.extend(300u16.to_be_bytes());
+    jpeg.extend(b"\x03\x01\x22\0\x02\x11\x01\x03\x11\x01\xFF\xD9");
+    ws.file("photo.jpg", &jpeg);
+    assert!(
+        stderr(&ws.run(&["photo.jpg"])).contains("): JPEG image, 300x200; agentread --mcp"),
+        "{}",
+        stderr(&ws.run(&["photo.jpg"]))
+    );
+    // Compressed data and archives: the command that reads them, the path one shell word.
+    let mut gzip = b"\x1F\x8B\x08\0\0\0\0\0\0\x03".to_vec();
+    gzip.extend(b"\xcb\x48\xcd\xc9\xc9\xe7\x02\0");
+    ws.file("logs/old log.gz", &gzip);
+    assert_eq!(
+        stderr(&ws.run(&["logs/old log.gz"])),
+        "agentread: BINARY_FILE: File 'logs/old log.gz' appears to be binary (NUL byte at offset 3): gzip data; try 'zcat \"logs/old log.gz\" | agentread -'.\n"
+    );
+    let out = ws
+        .cmd()
+        .arg("-")
+        .write_stdin(gzip.clone())
+        .output()
+        .unwrap();
+    assert_eq!(
+        stderr(&out),
+        "agentread: BINARY_FILE: File '<stdin>' appears to be binary (NUL byte at offset 3): gzip data; try '… | zcat | agentread -'.\n"
+    );
+    let mut sqlite = b"SQLite format 3\0".to_vec();
+    sqlite.extend([0u8; 100]);
+    ws.file("app.db", &sqlite);
+    assert!(
+        stderr(&ws.run(&["app.db"]))
+            .ends_with(": SQLite database; try 'sqlite3 app.db .schema'.\n")
+    );
+    ws.file("a.zip", b"PK\x03\x04\x14\0\0\0\0\0");
+    assert!(stderr(&ws.run(&["a.zip"])).ends_with(
+        ": zip archive; list it with 'unzip -l a.zip', read a member with 'unzip -p a.zip MEMBER | agentread -'.\n"
+    ));
+    // What the first bytes do not name keeps the plain verdict.
+    ws.file("a.dat", b"\x01\x02\0\x03 nothing known");
+    assert_eq!(
+        stderr(&ws.run(&["a.dat"])),
+        "agentread: BINARY_FILE: File 'a.dat' appears to be binary (NUL byte at offset 2).\n"
+    );
+}
+
+/// UTF-16 text without a BOM whose characters are not ASCII (so that it has few NULs) is
+/// recognised by its code units: `--encoding auto` reads it, the default names it.
+#[test]
+fn utf16_without_a_bom_or_ascii_is_named_and_read_with_auto() {
+    let ws = Workspace::new();
+    let text = "中文文本，这是一个测试。\n第二行的内容也是中文：数据、结构与算法。\n".repeat(30);
+    ws.file("zh.txt", utf16le(&text, false));
+    ws.file("zh-be.txt", utf16be(&text, false));
+    let out = ws.run(&["zh.txt"]);
+    assert_eq!(code(&out), 7);
+    assert_eq!(
+        stderr(&out),
+        "agentread: BINARY_FILE: File 'zh.txt' appears to be binary (NUL byte at offset 14): UTF-16LE text without a byte order mark; use --encoding utf-16le.\n"
+    );
+    let v = &json_lines(&ws.run(&["--call", r#"{"path":"zh-be.txt"}"#]))[0];
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("UTF-16BE text without a byte order mark; use encoding=utf-16be."),
+        "{v}"
+    );
+    for (name, encoding) in [("zh.txt", "utf-16le"), ("zh-be.txt", "utf-16be")] {
+        let v = ws.json(&[name, "--encoding", "auto", "-n", "2"]);
+        assert_eq!(v["status"], "partial", "{name}: {v}");
+        assert_eq!(v["stats"]["encoding"], encoding);
+        assert_eq!(v["stats"]["bom"], false);
+        assert_eq!(v["stats"]["total_lines"], 60);
+        assert_eq!(
+            v["data"]["content"],
+            "   1 | 中文文本，这是一个测试。\n   2 | 第二行的内容也是中文：数据、结构与算法。\n"
+        );
+        let v = ws.json(&[name, "--encoding", encoding, "-n", "1"]);
+        assert_eq!(v["data"]["content"], "   1 | 中文文本，这是一个测试。\n");
+    }
+}
+
 #[test]
 fn text_that_only_looks_suspicious_is_read() {
     let ws = Workspace::new();

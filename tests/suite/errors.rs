@@ -34,10 +34,29 @@ fn a_path_outside_the_root_is_access_denied_without_absolute_paths() {
     };
     let out = run("../secret.txt", "text");
     assert_eq!(code(&out), 4);
+    // No root was chosen: the message says that the root is the current directory.
     assert_eq!(
         stderr(&out),
-        "agentread: ACCESS_DENIED: Access denied: '../secret.txt' is outside the workspace root.\n"
+        "agentread: ACCESS_DENIED: Access denied: '../secret.txt' is outside the workspace root (the current directory).\n"
     );
+    // A root that was chosen, by --root or AGENTREAD_ROOT, is not named.
+    let chosen =
+        "agentread: ACCESS_DENIED: Access denied: '../secret.txt' is outside the workspace root.\n";
+    let out = ws
+        .cmd()
+        .current_dir(&root)
+        .args(["../secret.txt", "--root", "."])
+        .output()
+        .unwrap();
+    assert_eq!(stderr(&out), chosen);
+    let out = ws
+        .cmd()
+        .current_dir(&root)
+        .env("AGENTREAD_ROOT", ".")
+        .arg("../secret.txt")
+        .output()
+        .unwrap();
+    assert_eq!(stderr(&out), chosen);
     let absolute = ws.path().join("secret.txt");
     let out = run(absolute.to_str().unwrap(), "json");
     assert_eq!(code(&out), 4);
@@ -45,7 +64,7 @@ fn a_path_outside_the_root_is_access_denied_without_absolute_paths() {
     assert_eq!(v["error"]["code"], "ACCESS_DENIED");
     assert_eq!(
         v["error"]["message"],
-        "Access denied: '../secret.txt' is outside the workspace root."
+        "Access denied: '../secret.txt' is outside the workspace root (the current directory)."
     );
     // Only params_input echoes the caller's absolute path.
     let mut without_params = v.clone();
@@ -58,7 +77,9 @@ fn a_path_outside_the_root_is_access_denied_without_absolute_paths() {
         message.starts_with("agentread: ACCESS_DENIED: Access denied: '../"),
         "{message}"
     );
-    assert!(message.ends_with("/etc/passwd' is outside the workspace root.\n"));
+    assert!(
+        message.ends_with("/etc/passwd' is outside the workspace root (the current directory).\n")
+    );
     assert!(!message.contains(root.to_str().unwrap()));
 }
 

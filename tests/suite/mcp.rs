@@ -177,6 +177,13 @@ async fn initialize_names_the_server_and_lists_one_read_tool() {
         Value::Object((*tool.input_schema).clone()),
         schema["parameters"]
     );
+    // The server refuses '-' (its standard input carries the protocol): the schema
+    // does not offer it.
+    let described = Value::Object((*tool.input_schema).clone()).to_string();
+    assert!(
+        !described.contains("standard input") && !described.contains("'-'"),
+        "{described}"
+    );
     let hints = tool.annotations.as_ref().expect("annotations");
     assert_eq!(hints.read_only_hint, Some(true));
     assert_eq!(hints.destructive_hint, Some(false));
@@ -903,6 +910,13 @@ async fn max_file_size_is_checked_before_an_image_is_recognised() {
 #[tokio::test]
 async fn hints_name_parameters_and_the_hash_is_a_footer_line() {
     let ws = workspace();
+    ws.file("data.gz", b"\x1F\x8B\x08\0\0\0\0\0\0\x03\x01\0");
+    let zh: Vec<u8> = "中文文本，这是一个测试。\n"
+        .repeat(10)
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    ws.file("zh.txt", zh);
     let client = plain_client(&ws, &[]).await;
     for args in [
         json!({"path": "src/app.rs", "limit": 3}),
@@ -913,11 +927,23 @@ async fn hints_name_parameters_and_the_hash_is_a_footer_line() {
         json!({"path": "src/app.rs", "symbol": "x", "tail": 3}),
         json!({"path": "src/app.rs", "enclosing": true}),
         json!({"path": "src/nope.rs"}),
+        json!({"path": "data.gz"}),
+        json!({"path": "zh.txt"}),
+        json!({"path": "bin.dat"}),
+        json!({"path": "docs", "outline": true}),
     ] {
         let r = call(&client, args.clone()).await;
         let text = text_of(&r, 0);
         assert!(!text.contains("--"), "{args}: {text}");
     }
+    let r = call(&client, json!({"path": "zh.txt"})).await;
+    assert!(
+        text_of(&r, 0).contains("UTF-16LE text without a byte order mark; use encoding=utf-16le."),
+        "{}",
+        text_of(&r, 0)
+    );
+    let r = call(&client, json!({"path": "data.gz"})).await;
+    assert!(text_of(&r, 0).contains("gzip data; try 'zcat data.gz | agentread -'"));
     let r = call(&client, json!({"path": "src/app.rs", "limit": 3})).await;
     assert!(
         text_of(&r, 0)

@@ -112,3 +112,150 @@ fn a_window_cut_short_without_a_footer_says_so_on_stderr() {
     let out = ws.run(&["a.txt", "--no-hint"]);
     assert_eq!(stderr(&out), "");
 }
+
+/// `--all`: every line from the start line to the end, numbered, none cut, no footer.
+#[test]
+fn all_prints_every_line_to_the_end_none_cut() {
+    let ws = Workspace::new();
+    let long = "x".repeat(5000);
+    let text = |n: u64| match n {
+        600 => long.clone(),
+        n => format!("line {n}"),
+    };
+    let body: String = (1..=1200).map(|n| format!("{}\n", text(n))).collect();
+    ws.file("a.txt", &body);
+    let out = ws.run(&["--all", "a.txt"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), common::numbered(1, 1200, text));
+    assert_eq!(stderr(&out), "");
+    // From --start-line, and from a `PATH:N` reference (its start line).
+    let out = ws.run(&["--all", "a.txt", "-s", "1190"]);
+    assert_eq!(stdout(&out), common::numbered(1190, 1200, text));
+    let out = ws.run(&["a.txt:1199", "--all"]);
+    assert_eq!(stdout(&out), common::numbered(1199, 1200, text));
+    // As `cat -n` numbers them, and as they are.
+    let out = ws.run(&["--all", "a.txt", "--numbers", "tab"]);
+    let cat: String = body
+        .lines()
+        .enumerate()
+        .map(|(i, l)| format!("{:>6}\t{l}\n", i + 1))
+        .collect();
+    assert_eq!(stdout(&out), cat);
+    ws.file("crlf.txt", "one\r\ntwo\r\n");
+    let out = ws.run(&["--all", "a.txt", "crlf.txt", "--numbers", "none"]);
+    assert_eq!(
+        stdout(&out),
+        format!("==> a.txt <==\n{body}\n==> crlf.txt <==\none\ntwo\n")
+    );
+    // Standard input.
+    let out = ws
+        .cmd()
+        .args(["--all", "-", "-s", "2"])
+        .write_stdin(body.clone())
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), common::numbered(2, 1200, text));
+    // A footer still says what is worth saying: an empty file, replaced bytes, a hash.
+    ws.file("empty.txt", "");
+    assert_eq!(
+        stdout(&ws.run(&["--all", "empty.txt"])),
+        "(file is empty)\n"
+    );
+    ws.file("latin.txt", b"caf\xe9\n");
+    let out = ws.run(&["--all", "latin.txt", "--hash"]);
+    let hash = blake3::hash(b"caf\xe9\n").to_hex().to_string();
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "   1 | caf\u{FFFD}\n\n[Bytes that are not valid utf-8 are shown as U+FFFD. This looks like windows-1252: use --encoding auto.]\n[content_hash: {hash}]\n"
+        )
+    );
+    let out = ws.run(&["--all", "latin.txt", "--encoding", "windows-1252"]);
+    assert_eq!(stdout(&out), "   1 | café\n");
+}
+
+/// The README's copy: `--all --numbers none --no-hint` writes the file's lines as they
+/// are, however many, with nothing on stderr.
+#[test]
+fn all_with_no_numbers_copies_a_file() {
+    let ws = Workspace::new();
+    let body: String = (1..=3000).map(|n| format!("fn f{n}() {{}}\n")).collect();
+    ws.file("a.rs", &body);
+    let out = ws.run(&["a.rs", "--all", "--numbers", "none", "--no-hint"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), body);
+    assert_eq!(stderr(&out), "");
+}
+
+/// `--all` is refused with what bounds, cuts or scopes a window, and outside the command
+/// line's text format: each message names the conflict and what to do instead.
+#[test]
+fn all_is_refused_with_bounds_ranges_symbols_and_other_modes() {
+    let ws = Workspace::new();
+    ws.file("a.rs", "fn a() {}\nfn b() {}\n");
+    ws.mkdir("src");
+    for (args, says) in [
+        (
+            &["a.rs", "--all", "-n", "5"][..],
+            "--limit cannot be combined with it (drop one of them)",
+        ),
+        (
+            &["a.rs", "--all", "--tail", "5"],
+            "--tail cannot be combined with it (drop --all",
+        ),
+        (
+            &["a.rs", "--all", "--max-bytes", "100"],
+            "--max-bytes cannot be combined with it (drop --max-bytes",
+        ),
+        (
+            &["a.rs", "--all", "--max-line-chars", "9"],
+            "--max-line-chars cannot be combined",
+        ),
+        (
+            &["a.rs", "--all", "--start-char", "2"],
+            "--start-char cannot be combined",
+        ),
+        (
+            &["a.rs:1", "--all", "-C", "1"],
+            "(use PATH:N --all to read from line N to the end)",
+        ),
+        (
+            &["a.rs", "--all", "--outline"],
+            "--outline cannot be combined",
+        ),
+        (
+            &["a.rs:1-2", "--all"],
+            "use PATH:1 --all to read from line 1 to the end, or drop --all",
+        ),
+        (&["a.rs#b", "--all"], "drop --all to read the symbol"),
+        (
+            &["src", "--all"],
+            "'src' is a directory; --all reads a file to its end",
+        ),
+        (
+            &["a.rs", "--all", "-f", "json"],
+            "--format json cannot be combined with it",
+        ),
+    ] {
+        let out = ws.run(args);
+        assert_eq!(code(&out), 2, "{args:?}");
+        let message = match args.contains(&"json") {
+            true => json_lines(&out)[0]["error"]["message"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+            false => stderr(&out),
+        };
+        assert!(message.contains(says), "{args:?}: {message}");
+        assert!(out.stdout.is_empty() || args.contains(&"json"), "{args:?}");
+    }
+    let out = ws.run(&["--all", "--call", r#"{"path":"a.rs"}"#]);
+    assert_eq!(code(&out), 2);
+    assert!(stdout(&out).contains("--all cannot be combined with it"));
+    let out = ws.run(&["--mcp", "--all"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("--all cannot be combined with it"));
+    // Not in the tool's schema: --call and MCP stay bounded.
+    let schema = stdout(&ws.run(&["--tool-schema"]));
+    assert!(!schema.contains("\"all\""), "{schema}");
+}

@@ -117,6 +117,21 @@ fn context_shows_k_lines_around_line_n() {
     assert_eq!(v["data"]["truncated"], false);
     let v = ws.json(&["src/main.rs:9", "-C", "0"]);
     assert_eq!(v["data"]["content"], numbered(9, 9, text));
+    // The line the reference names, for JSON and XML readers.
+    assert_eq!(v["data"]["target_line"], 9);
+    assert_eq!(ws.json(&["src/main.rs:9:4"])["data"]["target_line"], 9);
+    assert!(
+        ws.json(&["src/main.rs:9-10"])["data"]
+            .get("target_line")
+            .is_none()
+    );
+    assert!(
+        ws.json(&["src/main.rs"])["data"]
+            .get("target_line")
+            .is_none()
+    );
+    let xml = stdout(&ws.run(&["src/main.rs:20", "-C", "1", "-f", "xml"]));
+    assert!(xml.contains(" target_line=\"20\""), "{xml}");
     for bad in ["-1", "1000", "x"] {
         let out = ws.run(&["src/main.rs:9", "-C", bad]);
         assert_eq!(code(&out), 2, "{bad}");
@@ -298,6 +313,47 @@ fn with_no_path_the_usage_names_standard_input_and_matches_help() {
     );
 }
 
+/// Several `-C` windows: a window is expected to be partial, so none gets a truncation
+/// footer; each file's total is said once, after the last window. Other footers stay.
+#[test]
+fn several_context_windows_say_each_files_total_once() {
+    let ws = workspace();
+    ws.file("b.txt", format!("{}\nb2\nb3\n", "x".repeat(3000)));
+    let out = ws.run(&["src/main.rs:10", "b.txt:2", "src/main.rs:40", "-C", "1"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "==> src/main.rs:10 <==\n{}\n==> b.txt:2 <==\n   1 | {} … [+1000 chars]\n   2 | b2\n   3 | b3\n\n[Line 1 was cut at 2000 of 3000 chars. Use --start-line 1 --start-char 2001 to continue it.]\n\n==> src/main.rs:40 <==\n{}\n[Lines in each file: src/main.rs 50, b.txt 3.]\n",
+            numbered(9, 11, text),
+            "x".repeat(2000),
+            numbered(39, 41, text)
+        )
+    );
+    // Without a footer: no totals, and no word on stderr (the windows are what was asked).
+    let out = ws.run(&["src/main.rs:10", "src/main.rs:40", "-C", "1", "--no-hint"]);
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "==> src/main.rs:10 <==\n{}\n==> src/main.rs:40 <==\n{}",
+            numbered(9, 11, text),
+            numbered(39, 41, text)
+        )
+    );
+    assert_eq!(stderr(&out), "");
+    let out = ws.run(&["src/main.rs:10", "-C", "1", "--no-hint"]);
+    assert_eq!(
+        (stdout(&out), stderr(&out)),
+        (numbered(9, 11, text), String::new())
+    );
+    // One window keeps its own footer, which says how to read on.
+    let out = ws.run(&["src/main.rs:10", "-C", "1"]);
+    assert!(
+        stdout(&out)
+            .ends_with("[Truncated: showing lines 9-11 of 50. Use --start-line 12 to continue.]\n")
+    );
+}
+
 #[test]
 fn the_rg_cut_xargs_pipeline_of_the_readme_works() {
     // The README's example, run as written (rg is stood in for by grep -rn when it is
@@ -336,7 +392,7 @@ fn the_rg_cut_xargs_pipeline_of_the_readme_works() {
     assert_eq!(
         stdout(&out),
         format!(
-            "==> src/main.rs:20 <==\n{}\n[Truncated: showing lines 17-23 of 50. Use --start-line 24 to continue.]\n\n==> src/main.rs:45 <==\n{}\n[Truncated: showing lines 42-48 of 50. Use --start-line 49 to continue.]\n",
+            "==> src/main.rs:20 <==\n{}\n==> src/main.rs:45 <==\n{}\n[Lines in each file: src/main.rs 50.]\n",
             numbered(17, 23, line),
             numbered(42, 48, line)
         )

@@ -640,6 +640,81 @@ fn a_line_longer_than_the_byte_budget_is_cut_at_it_and_never_held_whole() {
     }
 }
 
+/// `--all` streams: a 64 MiB line and 200,000 lines after it are written as they are
+/// read, whole, while agentread's own peak memory stays flat; a reader that stops early
+/// ends the run quietly.
+#[test]
+fn all_streams_a_64_mib_line_and_200_000_lines_in_flat_memory() {
+    let ws = Workspace::new();
+    let path = ws.path().join("big.txt");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    let chunk = "é".repeat(1 << 19); // 1 MiB of two-byte characters
+    for _ in 0..64 {
+        file.write_all(chunk.as_bytes()).unwrap();
+    }
+    file.write_all(b"\n").unwrap();
+    for n in 2..=200_001u32 {
+        writeln!(file, "line {n}").unwrap();
+    }
+    drop(file);
+    let spawn = || {
+        Command::new(bin())
+            .arg(&path)
+            .arg("--root")
+            .arg(ws.path())
+            .arg("--all")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut child = spawn();
+    let mut stdout = child.stdout.take().unwrap();
+    // SAFETY: F_SETPIPE_SZ on a pipe descriptor this process owns.
+    unsafe {
+        libc::fcntl(
+            std::os::fd::AsRawFd::as_raw_fd(&stdout),
+            libc::F_SETPIPE_SZ,
+            4096,
+        )
+    };
+    // Past the long line and most of the short ones, agentread is still alive, held by
+    // the small pipe: its high-water mark covers the whole long line.
+    let mut head = vec![0u8; (64 << 20) + 7 + 1_500_000];
+    stdout.read_exact(&mut head).unwrap();
+    let peak = peak_rss_kib(child.id());
+    let mut rest = Vec::new();
+    stdout.read_to_end(&mut rest).unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(
+        peak < 48 * 1024,
+        "peak RSS {peak} KiB streaming a 64 MiB line with --all"
+    );
+    let prefix = b"   1 | ";
+    assert_eq!(&head[..prefix.len()], prefix);
+    let line_end = prefix.len() + (64 << 20);
+    assert!(
+        head[prefix.len()..line_end]
+            .chunks(2)
+            .all(|c| c == "é".as_bytes())
+    );
+    assert_eq!(head[line_end], b'\n');
+    head.extend_from_slice(&rest);
+    let after = std::str::from_utf8(&head[line_end + 1..]).unwrap();
+    assert_eq!(after.lines().count(), 200_000);
+    assert!(after.starts_with("   2 | line 2\n"));
+    assert!(after.ends_with("200001 | line 200001\n"));
+    // A reader that stops early: exit 0, nothing on stderr.
+    let mut child = spawn();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
 // ---------------------------------------------------------------------------------------
 // 8: C1 and bidirectional controls
 

@@ -90,7 +90,7 @@ fn every_way_out_is_access_denied_and_names_the_link() {
         assert_eq!(
             stderr(&out),
             format!(
-                "agentread: ACCESS_DENIED: Access denied: '{named}' is a symlink that leads outside the workspace root.\n"
+                "agentread: ACCESS_DENIED: Access denied: '{named}' is a symlink that leads outside the workspace root (the current directory).\n"
             ),
             "{path}"
         );

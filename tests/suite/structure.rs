@@ -213,7 +213,9 @@ fn the_outline_is_paged_by_start_line_and_by_a_range() {
 fn structure_is_refused_for_directories_and_files_over_8_mib() {
     let ws = workspace();
     ws.mkdir("src");
-    let out = ws.run(&["src", "--outline"]);
+    let out = ws.run(&["src#main"]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    let out = ws.run(&["src", "--enclosing", "-s", "1"]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     let big = "fn f() {}\n".repeat((8 << 20) / 10 + 1);
     ws.file("big.rs", &big);

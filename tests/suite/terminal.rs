@@ -110,6 +110,53 @@ fn colour_on_a_terminal_dims_the_gutter_and_highlights_the_footer() {
     assert_eq!(seen, "\x1b[2m   1 | \x1b[0m\u{241b}[31mred\n");
 }
 
+/// The line a `PATH:N` target names is marked for a person at a terminal; piped output,
+/// even coloured, is as it always was.
+#[test]
+fn the_target_line_is_marked_on_a_terminal_only() {
+    let ws = Workspace::new();
+    ws.file("f.txt", "one\ntwo\nthree\nfour\n");
+    let args = ["f.txt:3", "-C", "1", "--no-hint"];
+    assert_eq!(
+        on_terminal(&ws, &args, &[("NO_COLOR", "1")]),
+        "   2 | two\n   3 > three\n   4 | four\n"
+    );
+    assert_eq!(
+        on_terminal(&ws, &args, &[]),
+        "\x1b[2m   2 | \x1b[0mtwo\n\x1b[1m   3 > \x1b[0mthree\n\x1b[2m   4 | \x1b[0mfour\n"
+    );
+    let tab = [&args[..], &["--numbers", "tab", "--color", "never"]].concat();
+    assert_eq!(
+        on_terminal(&ws, &tab, &[]),
+        "     2\ttwo\n>    3\tthree\n     4\tfour\n"
+    );
+    let piped = stdout(&ws.run(&[&args[..], &["--color", "always"]].concat()));
+    assert_eq!(
+        piped,
+        "\x1b[2m   2 | \x1b[0mtwo\n\x1b[2m   3 | \x1b[0mthree\n\x1b[2m   4 | \x1b[0mfour\n"
+    );
+    assert_eq!(
+        stdout(&ws.run(&args)),
+        "   2 | two\n   3 | three\n   4 | four\n"
+    );
+}
+
+/// `--all` writes its lines as a window's are on a terminal: control characters as
+/// pictures, the gutter dimmed.
+#[test]
+fn all_on_a_terminal_shows_control_characters_as_pictures() {
+    let ws = Workspace::new();
+    ws.file("evil.txt", "a\x1b[2Jb\n\u{202e}x\n");
+    assert_eq!(
+        on_terminal(&ws, &["--all", "evil.txt"], &[]),
+        "\x1b[2m   1 | \x1b[0ma\u{241b}[2Jb\n\x1b[2m   2 | \x1b[0m<U+202E>x\n"
+    );
+    assert_eq!(
+        stdout(&ws.run(&["--all", "evil.txt"])),
+        "   1 | a\x1b[2Jb\n   2 | \u{202e}x\n"
+    );
+}
+
 #[test]
 fn no_color_and_never_turn_colour_off_but_always_wins() {
     let ws = Workspace::new();
