@@ -24,6 +24,14 @@ Examples:
   agentread src/main.rs --format json | jq .stats
   agentread --call '{\"path\":\"src/main.rs\",\"start_line\":501}'
   agentread src/                              a directory: its entries, paged
+  agentread src/lib.rs --outline              its functions, classes and sections, with lines
+  agentread 'src/lib.rs#Window.render'        one symbol's lines, by name
+  agentread src/lib.rs:120 --enclosing        the whole function that holds line 120
+  agentread src/ --outline                    a map of the source files under src/
+  agentread analysis.ipynb                    a notebook's cells and outputs as text
+  agentread paper.pdf#page-3                  a PDF's text, page 3
+  agentread --call '{\"paths\":[\"a.rs:1-20\",\"b.md\"]}'
+                                              several files in one call
   some-command | agentread - -s 1000 -n 50    standard input
   agentread src/main.rs:42 -C 5               lines 37-47: a compiler's reference, with context
   rg -n 'fn main' | cut -d: -f1,2 | xargs agentread -C 3
@@ -57,6 +65,10 @@ pub const MAN_SECTIONS: &[(&str, &str)] = &[
     (
         "OUTPUT FORMATS",
         "text: the numbered window, then a footer when something is worth saying (truncated, cut lines, fallback encoding, empty file); errors on stderr. json: one object per PATH (JSON Lines) with the keys status (success, partial, unchanged, error), data (path, content, start_line, end_line, truncated, next_start_line, ...), text, stats (total_lines, lines_read, chars_read, file_size_bytes, encoding, line_endings, bom, approx_tokens, ...), context (cwd, params_input, path_resolved) and, on error, error (code, message, exit_code, suggestions, detail). xml: one element per PATH with the same facts.",
+    ),
+    (
+        "STRUCTURE AND DOCUMENTS",
+        "--outline lists a source file's symbols (Rust, Python, JavaScript, TypeScript, Go, Java, C, C++, Markdown) as START-END | definition line; on a directory, the map of its source files. PATH#SYMBOL reads one symbol by its qualified name or last parts; --enclosing with PATH:N reads the symbol (else the indented block) that holds line N. Files up to 8 MiB are parsed, for at most 2 s. Jupyter notebooks are read as their cells (# %% [code] cell-N) with text outputs, PDFs as their text under --- page N --- lines; cells and pages are symbols (nb.ipynb#cell-3, doc.pdf#page-2). --raw reads them as their bytes. In --call and MCP, paths reads 1 to 50 targets in one call within one byte budget.",
     ),
     (
         "MCP SERVER",

@@ -7,7 +7,7 @@ use crate::params;
 
 pub const TOOL_NAME: &str = "read";
 
-pub const TOOL_DESCRIPTION: &str = "Read a numbered window of a text file (or list a directory) inside the workspace, with true line numbers, the file's total line count and how to read on.";
+pub const TOOL_DESCRIPTION: &str = "Read a numbered window of a text file (or list a directory) inside the workspace, with true line numbers, the file's total line count and how to read on; source code also by symbol or as an outline, Jupyter notebooks as cells, PDFs as text page by page, and several files at once with paths.";
 
 /// The JSON Schema of the tool's parameters, from the parameter table.
 pub fn parameters() -> Value {

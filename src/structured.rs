@@ -136,8 +136,9 @@ fn read_document(
         .collect();
     let bytes = view.text.into_bytes();
     let find = |query: &str| find_part(&view.parts, query, &path);
+    // `data.language` of a document's part: what kind of document it is.
     let read = Found {
-        language: None,
+        language: Some(view.kind.name()),
         document: Some(document),
     };
     match structure {
