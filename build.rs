@@ -11,6 +11,18 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=CC");
     static_unwinder();
+    fixed_address();
+}
+
+/// Links the binary at a fixed address (`-no-pie`) on Linux: a position-independent
+/// executable is relocated by the loader at every start, and the grammars' tables of
+/// pointers make that 20,000 relocations, which touch about 0.8 MiB of the file
+/// (`.rela.dyn` read, `.data.rel.ro` written) before `main`. Shared libraries and the
+/// heap are still placed at random.
+fn fixed_address() {
+    if var("CARGO_CFG_TARGET_OS") == "linux" {
+        println!("cargo:rustc-link-arg-bins=-no-pie");
+    }
 }
 
 fn var(name: &str) -> String {

@@ -132,7 +132,7 @@ SCENARIOS=(
   "oneline@oneline.min.js --limit 500@head -c 2000; wc -l@sh -c 'head -c 2000 oneline.min.js; wc -l oneline.min.js'@1.0"
   "wide-csv@wide.csv --limit 500@head|cut|cat -n; wc -l@sh -c 'head -n 500 wide.csv | cut -c1-2000 | cat -n; wc -l wide.csv'@0.5"
   "crlf-deep@crlf.txt --start-line 700001 --limit 500@tail|head|cat -n; wc -l@sh -c 'tail -n +700001 crlf.txt | head -n 500 | cat -n; wc -l crlf.txt'@0.5"
-  "tiny@small.rs --limit 2000@cat -n@cat -n small.rs@1.1"
+  "tiny@small.rs --limit 2000@cat -n@cat -n small.rs@1.25"
   "start-medium@medium.rs --limit 500@mawk window + END{NR}@mawk 'NR<=500{printf \"%6d\\t%s\\n\",NR,\$0} END{print NR}' medium.rs@1.0"
 )
 
