@@ -146,6 +146,7 @@ fn cells_are_symbols_by_number_or_id() {
     let v = ws.json(&["ids.ipynb#load-data"]);
     assert_eq!(v["data"]["type"], "notebook");
     assert_eq!(v["data"]["symbol"]["name"], "cell-2");
+    assert_eq!(v["data"]["language"], "notebook");
     assert_eq!(
         v["data"]["content"],
         "   5 | # %% [code] cell-2\n   6 | import os\n   7 | os.getcwd()\n"
