@@ -18,6 +18,8 @@ mod process {
 
     #[unsafe(no_mangle)]
     extern "C" fn main(argc: c_int, argv: *const *const c_char) -> c_int {
+        #[cfg(target_os = "linux")]
+        no_fault_around();
         reopen_closed_standard_streams();
         // SAFETY: setting a signal's disposition to SIG_IGN has no preconditions.
         unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
@@ -32,6 +34,32 @@ mod process {
             .unwrap_or_else(|_| agentread::internal_failure(&args));
         let _ = std::io::stdout().flush();
         c_int::from(agentread::exit_status(failure))
+    }
+
+    #[cfg(target_os = "linux")]
+    unsafe extern "C" {
+        /// The first and past-the-last bytes of the executable's image, from the linker.
+        static __executable_start: u8;
+        static _end: u8;
+    }
+
+    /// Asks the kernel to map the executable's pages one at a time as they are used,
+    /// rather than with their neighbours ("fault-around", 64 KiB at a time): the grammars
+    /// and codecs spread the few functions a small read runs over 20 MB of code and data,
+    /// so the neighbours are mostly never used. Measured on a 300-line file: 0.7 MiB less
+    /// peak memory and 5 % less time (see ARCHITECTURE.md).
+    #[cfg(target_os = "linux")]
+    fn no_fault_around() {
+        // SAFETY: only the addresses of linker-defined symbols are taken.
+        let (start, end) = unsafe {
+            (
+                std::ptr::addr_of!(__executable_start) as usize,
+                std::ptr::addr_of!(_end) as usize,
+            )
+        };
+        let start = start & !4095;
+        // SAFETY: advice on the executable's own mapping changes no memory contents.
+        unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_RANDOM) };
     }
 
     /// The program's arguments, as the C runtime passed them.
