@@ -50,13 +50,11 @@ mod process {
     /// peak memory and 5 % less time (see ARCHITECTURE.md).
     #[cfg(target_os = "linux")]
     fn no_fault_around() {
-        // SAFETY: only the addresses of linker-defined symbols are taken.
-        let (start, end) = unsafe {
-            (
-                std::ptr::addr_of!(__executable_start) as usize,
-                std::ptr::addr_of!(_end) as usize,
-            )
-        };
+        // Only the addresses of the linker's symbols are taken, never their contents.
+        let (start, end) = (
+            std::ptr::addr_of!(__executable_start) as usize,
+            std::ptr::addr_of!(_end) as usize,
+        );
         let start = start & !4095;
         // SAFETY: advice on the executable's own mapping changes no memory contents.
         unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_RANDOM) };
