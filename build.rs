@@ -20,7 +20,12 @@ fn main() {
 /// (`.rela.dyn` read, `.data.rel.ro` written) before `main`. Shared libraries and the
 /// heap are still placed at random.
 fn fixed_address() {
-    if var("CARGO_CFG_TARGET_OS") == "linux" {
+    // A static build (`crt-static`, musl's default) is linked `-static-pie` by rustc,
+    // which `-no-pie` would contradict.
+    let static_build = var("CARGO_CFG_TARGET_FEATURE")
+        .split(',')
+        .any(|f| f == "crt-static");
+    if var("CARGO_CFG_TARGET_OS") == "linux" && !static_build {
         println!("cargo:rustc-link-arg-bins=-no-pie");
     }
 }
