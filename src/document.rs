@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::Read;
 use std::time::Duration;
 
-use crate::error::{BinaryEvidence, Error, ErrorCode};
+use crate::error::{Error, ErrorCode, ErrorDetail};
 use crate::notebook;
 use crate::params::{Wording, name};
 use crate::pdf::{self, PdfError};
@@ -163,7 +163,7 @@ fn pdf_error(error: PdfError, path: &str, wording: Wording) -> Error {
     let raw = wording.flag(name::RAW);
     match error {
         PdfError::Encrypted => Error {
-            detail: Some(BinaryEvidence::PdfEncrypted),
+            detail: Some(ErrorDetail::PdfEncrypted),
             ..Error::new(
                 ErrorCode::BinaryFile,
                 format!(
@@ -172,7 +172,7 @@ fn pdf_error(error: PdfError, path: &str, wording: Wording) -> Error {
             )
         },
         PdfError::Damaged => Error {
-            detail: Some(BinaryEvidence::PdfDamaged),
+            detail: Some(ErrorDetail::PdfDamaged),
             ..Error::new(
                 ErrorCode::BinaryFile,
                 format!("'{path}' is a damaged PDF: no text could be read from it."),

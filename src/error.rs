@@ -68,11 +68,11 @@ pub fn exit_status(failure: Option<ErrorCode>) -> u8 {
     failure.map_or(0, ErrorCode::exit_code)
 }
 
-/// The evidence behind a refusal, serialised as `error.detail`: a binary verdict's
-/// (SPEC §11) or the deny glob's (SPEC §14).
+/// The detail of a refusal, serialised as `error.detail`: a binary verdict's evidence
+/// (SPEC §11), the deny glob that matched (SPEC §14), or why a PDF has no text (SPEC §16).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "reason", rename_all = "snake_case")]
-pub enum BinaryEvidence {
+pub enum ErrorDetail {
     /// A NUL byte at this 0-based offset of the first 8 KiB.
     NulByte { offset: u64 },
     /// This fraction (0.42, not 42) of the first 8 KiB are control bytes.
@@ -94,7 +94,7 @@ pub struct Error {
     pub code: ErrorCode,
     pub message: String,
     pub suggestions: Vec<String>,
-    pub detail: Option<BinaryEvidence>,
+    pub detail: Option<ErrorDetail>,
 }
 
 impl Error {
@@ -145,22 +145,22 @@ impl Error {
         )
     }
 
-    pub fn binary(path: &str, evidence: BinaryEvidence) -> Error {
+    pub fn binary(path: &str, evidence: ErrorDetail) -> Error {
         Error::binary_as(path, evidence, None)
     }
 
     /// A binary verdict that also says what the input is and how to read it (`what`, from
     /// [`recognised`]).
-    pub fn binary_as(path: &str, evidence: BinaryEvidence, what: Option<String>) -> Error {
+    pub fn binary_as(path: &str, evidence: ErrorDetail, what: Option<String>) -> Error {
         let why = match &evidence {
-            BinaryEvidence::NulByte { offset } => format!("NUL byte at offset {offset}"),
-            BinaryEvidence::ControlRatio { ratio } => {
+            ErrorDetail::NulByte { offset } => format!("NUL byte at offset {offset}"),
+            ErrorDetail::ControlRatio { ratio } => {
                 format!("{:.0}% control bytes in the first 8 KiB", ratio * 100.0)
             }
-            BinaryEvidence::Extension => "binary file extension and its start is not text".into(),
-            BinaryEvidence::Denied { .. } => "a deny glob matches it".into(),
-            BinaryEvidence::PdfEncrypted => "an encrypted PDF".into(),
-            BinaryEvidence::PdfDamaged => "a damaged PDF".into(),
+            ErrorDetail::Extension => "binary file extension and its start is not text".into(),
+            ErrorDetail::Denied { .. } => "a deny glob matches it".into(),
+            ErrorDetail::PdfEncrypted => "an encrypted PDF".into(),
+            ErrorDetail::PdfDamaged => "a damaged PDF".into(),
         };
         Error {
             detail: Some(evidence),
@@ -183,7 +183,7 @@ impl Error {
             ),
         };
         Error {
-            detail: Some(BinaryEvidence::Denied {
+            detail: Some(ErrorDetail::Denied {
                 pattern: pattern.to_string(),
             }),
             ..Error::new(ErrorCode::AccessDenied, message)
@@ -308,12 +308,12 @@ mod tests {
 
     #[test]
     fn binary_messages_say_the_evidence_in_words() {
-        let e = Error::binary("a.dat", BinaryEvidence::NulByte { offset: 1234 });
+        let e = Error::binary("a.dat", ErrorDetail::NulByte { offset: 1234 });
         assert_eq!(
             e.message,
             "File 'a.dat' appears to be binary (NUL byte at offset 1234)."
         );
-        let e = Error::binary("b", BinaryEvidence::ControlRatio { ratio: 0.42 });
+        let e = Error::binary("b", ErrorDetail::ControlRatio { ratio: 0.42 });
         assert_eq!(
             e.message,
             "File 'b' appears to be binary (42% control bytes in the first 8 KiB)."

@@ -3,7 +3,7 @@
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 use memchr::memchr;
 
-use crate::error::BinaryEvidence;
+use crate::error::ErrorDetail;
 
 /// The binary rules look at this many first bytes.
 pub const SNIFF_LEN: usize = 8 * 1024;
@@ -80,7 +80,7 @@ pub fn classify(
     complete: bool,
     file_name: &str,
     choice: EncodingChoice,
-) -> Result<Decoding, BinaryEvidence> {
+) -> Result<Decoding, ErrorDetail> {
     let sample = &head[..head.len().min(SNIFF_LEN)];
     // A byte order mark decides the encoding, whatever was asked (as WHATWG decoding does).
     if let Some((encoding, bom_len)) = Encoding::for_bom(head) {
@@ -427,9 +427,9 @@ fn check_bytes(
     file_name: &str,
     complete: bool,
     decoding: Decoding,
-) -> Result<Decoding, BinaryEvidence> {
+) -> Result<Decoding, ErrorDetail> {
     if let Some(offset) = memchr(0, sample) {
-        return Err(BinaryEvidence::NulByte {
+        return Err(ErrorDetail::NulByte {
             offset: (offset + decoding.bom_len) as u64,
         });
     }
@@ -444,13 +444,13 @@ fn check_bytes(
         check_ratio(controls, sample.len())?;
     }
     if has_binary_extension(file_name) && !decodes_cleanly(sample, complete, decoding.encoding) {
-        return Err(BinaryEvidence::Extension);
+        return Err(ErrorDetail::Extension);
     }
     Ok(decoding)
 }
 
 /// UTF-16 has NULs by nature: judge its decoded characters instead.
-fn check_utf16(sample: &[u8], decoding: Decoding) -> Result<Decoding, BinaryEvidence> {
+fn check_utf16(sample: &[u8], decoding: Decoding) -> Result<Decoding, ErrorDetail> {
     let body = &sample[decoding.bom_len.min(sample.len())..];
     let (text, _) = decoding.encoding.decode_without_bom_handling(body);
     let chars = text.chars().count();
@@ -462,12 +462,12 @@ fn check_utf16(sample: &[u8], decoding: Decoding) -> Result<Decoding, BinaryEvid
     Ok(decoding)
 }
 
-fn check_ratio(controls: usize, len: usize) -> Result<(), BinaryEvidence> {
+fn check_ratio(controls: usize, len: usize) -> Result<(), ErrorDetail> {
     if len == 0 || controls * 10 <= len * 3 {
         return Ok(());
     }
     let ratio = controls as f64 / len as f64;
-    Err(BinaryEvidence::ControlRatio {
+    Err(ErrorDetail::ControlRatio {
         ratio: (ratio * 100.0).round() / 100.0,
     })
 }
@@ -558,7 +558,7 @@ fn ends_in_a_lone_high_surrogate(body: &[u8], encoding: &'static Encoding) -> bo
 mod tests {
     use super::*;
 
-    fn utf8(head: &[u8], name: &str) -> Result<Decoding, BinaryEvidence> {
+    fn utf8(head: &[u8], name: &str) -> Result<Decoding, ErrorDetail> {
         classify(head, true, name, EncodingChoice::Utf8)
     }
 
@@ -579,7 +579,7 @@ mod tests {
         data[42] = 0;
         assert_eq!(
             utf8(&data, "x.txt"),
-            Err(BinaryEvidence::NulByte { offset: 42 })
+            Err(ErrorDetail::NulByte { offset: 42 })
         );
         let mut late = vec![b'a'; SNIFF_LEN + 10];
         late[SNIFF_LEN + 1] = 0;
@@ -592,7 +592,7 @@ mod tests {
         data[..31].fill(0x01);
         assert_eq!(
             utf8(&data, "x"),
-            Err(BinaryEvidence::ControlRatio { ratio: 0.31 })
+            Err(ErrorDetail::ControlRatio { ratio: 0.31 })
         );
         data[..31].fill(b'\t');
         data[..30].fill(0x02);
@@ -605,7 +605,7 @@ mod tests {
     fn a_binary_extension_needs_text_that_is_not_valid() {
         assert_eq!(
             utf8(b"\x89PNG\r\n\x1a\n", "logo.png"),
-            Err(BinaryEvidence::Extension)
+            Err(ErrorDetail::Extension)
         );
         assert!(utf8(b"plain text\n", "notes.dat").is_ok());
         assert!(utf8(b"\xff\xfe not utf-16 here", "x.txt").is_ok());
@@ -685,7 +685,7 @@ mod tests {
         let bytes = utf16(&CHINESE.repeat(20), UTF_16LE);
         assert!(matches!(
             utf8(&bytes, "x.txt"),
-            Err(BinaryEvidence::NulByte { .. })
+            Err(ErrorDetail::NulByte { .. })
         ));
         // A sample cut between the halves of a surrogate pair.
         let mut cut = utf16(&format!("{}😀", CHINESE.repeat(3)), UTF_16LE);

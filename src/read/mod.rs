@@ -30,7 +30,7 @@ use std::io::{Cursor, Read};
 
 use encoding_rs::UTF_8;
 
-use crate::error::{BinaryEvidence, Error, ErrorCode};
+use crate::error::{Error, ErrorCode, ErrorDetail};
 use crate::sniff::{self, EncodingChoice};
 use metered::Metered;
 use transcode::Transcoder;
@@ -66,7 +66,7 @@ pub struct TextWindow {
 #[derive(Debug)]
 pub enum ReadError {
     /// Binary, and what its first bytes say it is, when they do.
-    Binary(BinaryEvidence, Option<sniff::Recognised>),
+    Binary(ErrorDetail, Option<sniff::Recognised>),
     /// A stream passed `stream_limit`.
     SizeLimitPassed,
     Io(std::io::Error),

@@ -1,5 +1,5 @@
 //! The streaming window reader (SPEC §3, §4): skip the lines before the window by
-//! counting newlines, render the window's lines, count the lines after it.
+//! counting newlines, write the window's lines, count the lines after it.
 //!
 //! It is pure over any `Read` and uses one fixed buffer, so memory stays flat whatever
 //! the input: lines outside the window are never decoded, and a shown line is held
@@ -275,12 +275,12 @@ fn forward<R: Read>(
     // Room for a typical window at once: grown line by line, it was copied several times.
     window.content.reserve(budget(spec).min(16 * 1024));
     window.lines.reserve(spec.limit.min(256) as usize);
-    let mut renderer = Renderer::new(spec);
+    let mut writer = LineWriter::new(spec);
     let mut rejected = false;
     while window.lines_read() < spec.limit && source.has_more()? {
         // `--start-char` applies to the first line only.
         if window.lines_read() > 0 || spec.start_char == 1 {
-            renderer.render_whole_lines(source, start, spec, &mut window);
+            writer.write_whole_lines(source, start, spec, &mut window);
             if window.lines_read() == spec.limit || !source.has_more()? {
                 break;
             }
@@ -292,7 +292,7 @@ fn forward<R: Read>(
             0
         };
         let before = window.content.len();
-        let line = renderer.render(source, number, skip, &mut window.content)?;
+        let line = writer.write_line(source, number, skip, &mut window.content)?;
         if skip > 0 && line.facts.total() < spec.start_char {
             return Err(WindowError::StartCharPastEnd {
                 line: number,
@@ -414,7 +414,7 @@ pub fn stream_all<R: Read>(
     Ok(window)
 }
 
-/// Renders the lines from here to the end, numbered from `first`, and keeps the last `n`
+/// Writes the lines from here to the end, numbered from `first`, and keeps the last `n`
 /// of them, of which only as many as the budget can show (at least one). The oldest lines
 /// leave as soon as they are out of either, so memory stays near the budget whatever the
 /// input: a stream read to its end, or a file's last lines found by offset.
@@ -426,14 +426,14 @@ fn tail_lines<R: Read>(
 ) -> Result<Window, WindowError> {
     let mut window = Window::empty(first);
     let mut kept: VecDeque<ShownLine> = VecDeque::new();
-    // Where each kept line begins, counted from the first byte ever rendered.
+    // Where each kept line begins, counted from the first byte ever written.
     let mut starts: VecDeque<usize> = VecDeque::new();
     let mut removed = 0;
-    let mut renderer = Renderer::new(spec);
+    let mut writer = LineWriter::new(spec);
     let mut number = first;
     while source.has_more()? {
         starts.push_back(removed + window.content.len());
-        let line = renderer.render(source, number, 0, &mut window.content)?;
+        let line = writer.write_line(source, number, 0, &mut window.content)?;
         kept.push_back(line);
         let end = removed + window.content.len();
         while kept.len() as u64 > n
@@ -465,8 +465,8 @@ fn budget(spec: &WindowSpec) -> usize {
     usize::try_from(spec.max_bytes).unwrap_or(usize::MAX)
 }
 
-/// Renders one line at a time, appended to a buffer: prefix, text, cut marker, `\n`.
-struct Renderer {
+/// Writes one line at a time, appended to a buffer: prefix, text, cut marker, `\n`.
+struct LineWriter {
     numbers: NumberStyle,
     max_line_chars: u64,
     /// `--max-bytes`: no line's text is kept beyond it.
@@ -474,9 +474,9 @@ struct Renderer {
     number: LineNumber,
 }
 
-impl Renderer {
-    fn new(spec: &WindowSpec) -> Renderer {
-        Renderer {
+impl LineWriter {
+    fn new(spec: &WindowSpec) -> LineWriter {
+        LineWriter {
             numbers: spec.numbers,
             max_line_chars: spec.max_line_chars.min(MAX_LINE_CHARS),
             budget: budget(spec),
@@ -484,8 +484,8 @@ impl Renderer {
         }
     }
 
-    /// Appends line `number` to `out`, rendered.
-    fn render<R: Read>(
+    /// Appends line `number` to `out`: prefix, text, cut marker, `\n`.
+    fn write_line<R: Read>(
         &mut self,
         source: &mut LineSource<'_, R>,
         number: u64,
@@ -536,12 +536,12 @@ impl Renderer {
         })
     }
 
-    /// Renders the lines that end inside the source's buffer and can be shown whole,
-    /// one after another: the common case of [`Renderer::render`] (nearly every line of
-    /// source code) without its setup for each line. Stops at `spec.limit` lines, before
-    /// a line that needs the cutter, and before a line that would take the window past
-    /// the budget, all of which [`forward`] then meets as it meets any other line.
-    fn render_whole_lines<R: Read>(
+    /// Writes the lines that end inside the source's buffer and can be shown whole,
+    /// one after another: the common case of [`LineWriter::write_line`] (nearly every
+    /// line of source code) without its setup for each line. Stops at `spec.limit` lines,
+    /// before a line that needs the cutter, and before a line that would take the window
+    /// past the budget, all of which [`forward`] then meets as it meets any other line.
+    fn write_whole_lines<R: Read>(
         &mut self,
         source: &mut LineSource<'_, R>,
         first: u64,
@@ -1113,7 +1113,7 @@ mod tests {
         }
 
         /// The budget stops the window before the line that would pass it, never before
-        /// the first, wherever that line falls among those rendered in one pass.
+        /// the first, wherever that line falls among those written in one pass.
         #[test]
         fn the_budget_agrees_with_a_naive_reader(
             data in text_bytes(120),

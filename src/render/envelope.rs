@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::Context;
 use super::hints;
 use crate::answer::Answer;
-use crate::error::{BinaryEvidence, Error};
+use crate::error::{Error, ErrorDetail};
 use crate::names;
 use crate::outcome::{FileFacts, Success, SymbolInfo};
 use crate::params::Wording;
@@ -125,7 +125,7 @@ pub struct ErrorInfo<'a> {
     pub message: &'a str,
     pub exit_code: u8,
     pub suggestions: &'a [String],
-    pub detail: Option<&'a BinaryEvidence>,
+    pub detail: Option<&'a ErrorDetail>,
 }
 
 impl<'a> Envelope<'a> {
