@@ -82,6 +82,30 @@ pub fn to_string(context: &Context, answer: &Answer) -> String {
             x.push_str("/>\n");
         }
     }
+    // A directory's map: each file of the page, its symbols inside it.
+    for file in data
+        .get("files")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+    {
+        x.push_str("<file");
+        attributes(&mut x, file, &["symbols"]);
+        x.push_str(">\n");
+        for symbol in file
+            .get("symbols")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_object)
+        {
+            x.push_str("<symbol");
+            attributes(&mut x, symbol, &[]);
+            x.push_str("/>\n");
+        }
+        x.push_str("</file>\n");
+    }
     if let Ok(success) = &answer.result {
         for hint in hints::footer(success, context.max_bytes, context.wording) {
             let _ = writeln!(x, "<hint>{}</hint>", escape(&hint, false));
@@ -91,7 +115,9 @@ pub fn to_string(context: &Context, answer: &Answer) -> String {
     attributes(
         &mut x,
         data,
-        &["type", "path", "content", "entries", "symbol", "symbols"],
+        &[
+            "type", "path", "content", "entries", "symbol", "symbols", "files",
+        ],
     );
     if let Some(stats) = envelope["stats"].as_object() {
         attributes(&mut x, stats, &[]);

@@ -307,6 +307,17 @@ fn a_map_in_json_names_the_files_on_its_page() {
     assert_eq!(files[1]["language"], "rust");
     assert_eq!(files[1]["symbols"][0]["qualified_name"], "helper");
     assert_eq!(files[1]["symbols"][0]["depth"], 0);
+    // XML: a <file> element per file, its symbols inside.
+    let out = ws.run(&["src", "--outline", "-s", "7", "-n", "2", "--format", "xml"]);
+    let xml = stdout(&out);
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let files: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("file"))
+        .map(|n| n.attribute("path").unwrap())
+        .collect();
+    assert_eq!(files, ["src/lib.rs", "src/util/mod.rs"]);
+    assert!(xml.contains(r#"<symbol name="helper" qualified_name="helper" kind="function""#));
     // In a tool call too.
     let v = ws.json(&["--call", r#"{"path":"docs","outline":true}"#]);
     assert_eq!(
