@@ -232,11 +232,12 @@ impl Server {
         };
         // A small regular file is read here: that takes a few dozen microseconds, less
         // than handing the call to another thread and back. Anything else (a size of 0
-        // proves nothing: /proc files) runs off the runtime's thread, so that no read
-        // holds up the others.
+        // proves nothing: /proc files; a parse or a PDF can take seconds) runs off the
+        // runtime's thread, so that no read holds up the others.
         if plan
             .file_size()
             .is_some_and(|size| size > 0 && size <= QUICK_READ)
+            && !plan.parses(&request)
         {
             let read = answer::read(&request, plan, None);
             let answer = answer::finish(&request, &target, started, read);
