@@ -16,9 +16,9 @@ use crate::map;
 use crate::outcome::{
     FileFacts, Listing, MapRead, Status, Success, TextRead, Unchanged, window_status,
 };
+use crate::read::sniff::{EncodingChoice, Recognised};
 use crate::read::{self, LineSink, ReadError, WindowSpec};
 use crate::request::{Request, Target};
-use crate::sniff::{EncodingChoice, Recognised};
 use crate::structure;
 use crate::target::{self, How, Plan};
 

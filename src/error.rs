@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::params::{Wording, name};
-use crate::sniff::Recognised;
+use crate::read::sniff::Recognised;
 
 /// One row of the exit-code table. The names are the ones printed and serialised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

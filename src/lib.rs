@@ -24,7 +24,6 @@ mod request;
 mod sandbox;
 mod scale;
 mod schema;
-pub mod sniff;
 pub mod structure;
 mod structured;
 mod suggest;
@@ -41,6 +40,8 @@ use crate::answer::Answer;
 use crate::cli::{Cli, Format};
 use crate::error::Error;
 pub use crate::error::{ErrorCode, exit_status};
+/// The sniffer, also reachable at the crate root (the fuzz targets use `agentread::sniff`).
+pub use crate::read::sniff;
 use crate::render::{Context, Printer};
 use crate::request::{DEFAULT_MAX_BYTES, Request};
 

@@ -264,7 +264,7 @@ fn symbols_of(request: &Request, path: &str, language: Language) -> Option<Vec<S
     }
     let head = &bytes[..bytes.len().min(8192)];
     let name = path.rsplit('/').next().unwrap_or(path);
-    if crate::sniff::classify(head, bytes.len() <= 8192, name, request.encoding).is_err() {
+    if crate::read::sniff::classify(head, bytes.len() <= 8192, name, request.encoding).is_err() {
         return Some(Vec::new());
     }
     let Ok(symbols) = structure::outline(language, &bytes, PARSE_BUDGET) else {

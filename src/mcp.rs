@@ -454,7 +454,7 @@ fn answer_text(
         Err(error) => {
             let mut text = Vec::new();
             let _ = render::text::write_error_body(&mut text, error);
-            (names::utf8(&text).into_owned(), None)
+            (render::utf8(&text).into_owned(), None)
         }
         Ok(Success::Image(image, facts)) => {
             let data = base64::engine::general_purpose::STANDARD.encode(&image.bytes);
@@ -467,7 +467,7 @@ fn answer_text(
             let (mut out, mut err) = (Vec::new(), Vec::new());
             let text_context = context(Format::Text, settings, root);
             let _ = Printer::new(&text_context).print(&mut out, &mut err, answer);
-            (names::utf8(&out).into_owned(), None)
+            (render::utf8(&out).into_owned(), None)
         }
     }
 }

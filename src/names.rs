@@ -44,55 +44,6 @@ pub fn visible(text: &str, keep_tabs: bool) -> String {
     out
 }
 
-/// JSON text (as serde_json or sonic-rs writes it) with the C1 and bidirectional
-/// controls escaped as `\u202e`: JSON allows them raw, and neither writer escapes them,
-/// but a terminal or an editor that shows the JSON would obey them. They can only occur
-/// inside strings (JSON's own syntax is ASCII), where the escape means the same text.
-/// Borrowed when there is nothing to escape.
-pub fn escape_json_controls(json: &[u8]) -> std::borrow::Cow<'_, [u8]> {
-    // Every such character's UTF-8 encoding begins with 0xC2 (C1), 0xD8 (U+061C) or
-    // 0xE2 (the U+2xxx ones).
-    let mut found = memchr::memchr3_iter(0xC2, 0xD8, 0xE2, json)
-        .filter(|&at| hidden_control_at(&json[at..]).is_some())
-        .peekable();
-    if found.peek().is_none() {
-        return std::borrow::Cow::Borrowed(json);
-    }
-    let mut out = Vec::with_capacity(json.len() + 64);
-    let mut copied = 0;
-    for at in found {
-        let (c, len) = hidden_control_at(&json[at..]).unwrap_or(('\0', 1));
-        out.extend_from_slice(&json[copied..at]);
-        let _ = std::io::Write::write_fmt(&mut out, format_args!("\\u{:04x}", c as u32));
-        copied = at + len;
-    }
-    out.extend_from_slice(&json[copied..]);
-    std::borrow::Cow::Owned(out)
-}
-
-/// The hidden control whose UTF-8 encoding `bytes` begins with, and its length.
-fn hidden_control_at(bytes: &[u8]) -> Option<(char, usize)> {
-    let len = match bytes.first()? {
-        0xC2 | 0xD8 => 2,
-        0xE2 => 3,
-        _ => return None,
-    };
-    let c = std::str::from_utf8(bytes.get(..len)?)
-        .ok()?
-        .chars()
-        .next()?;
-    is_hidden_control(c).then_some((c, len))
-}
-
-/// Bytes as text, borrowed when they are UTF-8 (checked with SIMD: rendered windows
-/// are UTF-8 by construction), else with U+FFFD for what is not.
-pub fn utf8(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    match simdutf8::basic::from_utf8(bytes) {
-        Ok(text) => std::borrow::Cow::Borrowed(text),
-        Err(_) => String::from_utf8_lossy(bytes),
-    }
-}
-
 /// A name's bytes as text: valid UTF-8 as it is, every other byte as `\xHH`.
 pub fn text_of(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
@@ -159,25 +110,6 @@ mod tests {
         ] {
             assert_eq!(visible(&c.to_string(), false), c.to_string());
         }
-    }
-
-    #[test]
-    fn json_escapes_hidden_controls_inside_strings() {
-        let value =
-            serde_json::json!({"name": "evil\u{202e}txt.exe", "c1": "\u{9b}31m", "ok": "é €"});
-        let json = serde_json::to_vec(&value).unwrap();
-        let escaped = escape_json_controls(&json);
-        let text = std::str::from_utf8(&escaped).unwrap();
-        assert!(text.contains(r"evil\u202etxt.exe"), "{text}");
-        assert!(text.contains(r"\u009b31m"), "{text}");
-        assert!(text.contains("é €"));
-        let back: serde_json::Value = serde_json::from_slice(&escaped).unwrap();
-        assert_eq!(back, value);
-        let plain = br#"{"a":"\u00e9 no controls"}"#;
-        assert!(matches!(
-            escape_json_controls(plain),
-            std::borrow::Cow::Borrowed(_)
-        ));
     }
 
     #[test]

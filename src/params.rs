@@ -773,7 +773,7 @@ fn json_bounded(key: &str, value: &Value, min: u64, max: u64) -> Result<u64, Err
 }
 
 fn check_encoding(_: &str, label: &str) -> Result<String, Error> {
-    match crate::sniff::EncodingChoice::from_label(label) {
+    match crate::read::sniff::EncodingChoice::from_label(label) {
         Some(_) => Ok(label.to_string()),
         None => Err(Error::invalid_param(format!(
             "Unknown encoding '{label}': use utf-8, auto, or a WHATWG label such as gbk, shift_jis, euc-kr, big5, windows-1252 or utf-16le."

@@ -14,8 +14,8 @@ use crate::error::Error;
 use crate::names;
 use crate::params::{self, MAX_LIMIT, Wording, name};
 use crate::read::numbers::NumberStyle;
+use crate::read::sniff::EncodingChoice;
 use crate::sandbox::Root;
-use crate::sniff::EncodingChoice;
 
 pub const DEFAULT_MAX_LINE_CHARS: u64 = 2000;
 /// The longest cut `--max-line-chars` may ask for (SPEC §1).

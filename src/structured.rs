@@ -50,9 +50,9 @@ pub fn read(
     let file_name = path.rsplit('/').next().unwrap_or(&path);
     // The same refusals as a window's: binary files are not parsed.
     let head = &bytes[..bytes.len().min(8192)];
-    crate::sniff::classify(head, bytes.len() <= 8192, file_name, request.encoding).map_err(
+    crate::read::sniff::classify(head, bytes.len() <= 8192, file_name, request.encoding).map_err(
         |evidence| {
-            let found = crate::sniff::recognise(head);
+            let found = crate::read::sniff::recognise(head);
             let what =
                 found.map(|found| crate::error::recognised(&found, Some(&path), request.wording));
             Error::binary_as(&path, evidence, what)

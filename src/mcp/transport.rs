@@ -510,7 +510,7 @@ fn error_line(id: &Value, code: i64, message: &str) -> Vec<u8> {
         "error": {"code": code, "message": message},
     });
     let mut line =
-        crate::names::escape_json_controls(&serde_json::to_vec(&answer).unwrap_or_default())
+        crate::render::json::escape_json_controls(&serde_json::to_vec(&answer).unwrap_or_default())
             .into_owned();
     line.push(b'\n');
     line
@@ -538,7 +538,7 @@ fn frame(item: &TxJsonRpcMessage<RoleServer>) -> io::Result<Vec<u8>> {
     }
     .map_err(io::Error::other)?;
     // The C1 and bidirectional controls, which JSON allows raw, are written `\u202e`.
-    if let std::borrow::Cow::Owned(escaped) = crate::names::escape_json_controls(&line) {
+    if let std::borrow::Cow::Owned(escaped) = crate::render::json::escape_json_controls(&line) {
         line = escaped;
     }
     line.push(b'\n');

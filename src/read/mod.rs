@@ -5,6 +5,7 @@
 //! - `buffer`: page-aligned buffers the kernel reads into;
 //! - `metered`: every input's byte count, hash and size limit; the head for sniffing;
 //!   the backward scan that finds where `--tail` begins;
+//! - `sniff`: whether the head is binary, and how to decode the input;
 //! - `transcode`: other encodings into a UTF-8 stream;
 //! - `source`: a byte stream seen as lines, through one fixed buffer;
 //! - `tally`: counting the lines of a file's range on every core;
@@ -20,6 +21,7 @@ pub mod metered;
 pub mod numbers;
 #[cfg(any(test, feature = "reference"))]
 pub mod reference;
+pub mod sniff;
 pub mod source;
 pub mod tally;
 pub mod transcode;
@@ -31,8 +33,8 @@ use std::io::{Cursor, Read};
 use encoding_rs::UTF_8;
 
 use crate::error::{Error, ErrorCode, ErrorDetail};
-use crate::sniff::{self, EncodingChoice};
 use metered::Metered;
+use sniff::EncodingChoice;
 use transcode::Transcoder;
 pub use window::{LineSink, Start, Window, WindowError, WindowSpec};
 

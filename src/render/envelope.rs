@@ -9,9 +9,9 @@ use serde_json::{Map, Value};
 
 use super::Context;
 use super::hints;
+use super::utf8;
 use crate::answer::Answer;
 use crate::error::{Error, ErrorDetail};
-use crate::names;
 use crate::outcome::{FileFacts, Success, SymbolInfo};
 use crate::params::Wording;
 use crate::read::window::Window;
@@ -228,7 +228,7 @@ impl<'a> Envelope<'a> {
                 let facts = &outline.facts;
                 file_stats(&mut stats, facts);
                 let data = Data {
-                    content: Some(Some(crate::names::utf8(&outline.content))),
+                    content: Some(Some(utf8(&outline.content))),
                     language: Some(outline.language),
                     symbols: Some(&outline.symbols),
                     total_symbols: Some(outline.total_symbols),
@@ -310,7 +310,7 @@ impl<'a> Data<'a> {
 
 fn window_data<'a>(kind: &'static str, path: &'a str, w: &'a Window) -> Data<'a> {
     Data {
-        content: Some(Some(names::utf8(&w.content))),
+        content: Some(Some(utf8(&w.content))),
         window: Some(WindowData {
             start_line: w.start_line,
             end_line: w.end_line(),

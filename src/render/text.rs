@@ -8,6 +8,7 @@ use owo_colors::OwoColorize;
 
 use super::Context;
 use super::hints;
+use super::utf8;
 use crate::answer::Answer;
 use crate::cli::ColorWhen;
 use crate::error::{Error, ErrorCode};
@@ -58,7 +59,7 @@ pub fn write(
     }
     if let Success::Outline(outline) = success {
         shown = !outline.content.is_empty();
-        let text = names::utf8(&outline.content);
+        let text = utf8(&outline.content);
         match context.terminal {
             true => out.write_all(names::visible(&text, true).as_bytes())?,
             false => out.write_all(&outline.content)?,
@@ -176,7 +177,7 @@ impl<W: Write> crate::read::LineSink for Stream<'_, '_, W> {
 
     fn prefix(&mut self, prefix: &[u8]) -> io::Result<()> {
         let written = match self.color {
-            true => write!(self.out, "{}", names::utf8(prefix).dimmed()),
+            true => write!(self.out, "{}", utf8(prefix).dimmed()),
             false => self.out.write_all(prefix),
         };
         self.written(written)
@@ -186,7 +187,7 @@ impl<W: Write> crate::read::LineSink for Stream<'_, '_, W> {
         let written = match self.terminal {
             true => self
                 .out
-                .write_all(names::visible(&names::utf8(text), true).as_bytes()),
+                .write_all(names::visible(&utf8(text), true).as_bytes()),
             false => self.out.write_all(text),
         };
         self.written(written)
@@ -247,13 +248,13 @@ fn write_content(
     let target = target.filter(|_| context.terminal);
     for (shown, line) in window.lines.iter().zip(window.rendered()) {
         let is_target = target == Some(shown.number);
-        let prefix = names::utf8(line.prefix);
+        let prefix = utf8(line.prefix);
         let prefix = match is_target {
             true => std::borrow::Cow::Owned(marked(&prefix)),
             false => prefix,
         };
-        let text = names::utf8(line.text);
-        let marker = names::utf8(line.marker);
+        let text = utf8(line.text);
+        let marker = utf8(line.marker);
         let text = match context.terminal {
             true => names::visible(&text, true).into(),
             false => text,
