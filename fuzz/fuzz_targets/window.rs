@@ -108,6 +108,7 @@ fuzz_target!(|input: &[u8]| {
         max_line_chars: options[5] as u64 % 40 + 1,
         max_bytes: options[6] as u64 * 4 + 1,
         numbers,
+        line_endings: options[0] / 8 % 2 == 1,
     };
     let got = match options[0] / 4 % 2 {
         0 => read_window(Input::Stream(Trickle::new(data, sizes.iter().map(|&s| s as usize + 1).collect())), &spec),
