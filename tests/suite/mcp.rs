@@ -548,6 +548,22 @@ async fn a_large_image_is_scaled_to_1568_pixels_on_its_longer_side() {
     assert_eq!(v["data"]["width"], 2000);
     assert_eq!(v["data"]["sent_width"], 1568);
     assert_eq!(v["data"]["sent_height"], 784);
+    // A JPEG source is sent as JPEG.
+    image.save(ws.path().join("wide.jpg")).unwrap();
+    let r = call(&client, json!({"path": "wide.jpg"})).await;
+    let Some(sent) = r.content[1].as_image() else {
+        panic!("content[1] is not an image");
+    };
+    assert_eq!(sent.mime_type, "image/jpeg");
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(&sent.data)
+        .unwrap();
+    assert_eq!(
+        image::guess_format(&bytes).unwrap(),
+        image::ImageFormat::Jpeg
+    );
+    let decoded = image::load_from_memory(&bytes).unwrap();
+    assert_eq!((decoded.width(), decoded.height()), (1568, 784));
     client.cancel().await.unwrap();
 }
 

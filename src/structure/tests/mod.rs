@@ -14,4 +14,3 @@ mod python;
 mod robust;
 mod rust;
 mod support;
-mod tmp_big;
