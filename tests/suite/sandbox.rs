@@ -314,6 +314,16 @@ fn unprivileged(ws: &Workspace, args: &[&str]) -> std::process::Output {
         }
         cmd.uid(65534).gid(65534);
     }
+    // A test thread that forks while the copy's write descriptor is still open makes the
+    // kernel refuse to run it (ETXTBSY) until that child has exec'd: try again.
+    for _ in 0..50 {
+        match cmd.output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            result => return result.unwrap(),
+        }
+    }
     cmd.output().unwrap()
 }
 
