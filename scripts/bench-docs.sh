@@ -34,7 +34,7 @@ for tool in hyperfine jq pdftotext pdfinfo python3; do
 done
 [[ -x $BIN ]] || cargo build --release --quiet
 BIN=$(realpath "$BIN")
-cargo build --release --quiet --example gen_image --example gen_notebook
+cargo build --release --quiet --features examples --example gen_image --example gen_notebook
 OUT=$(mktemp -d /tmp/agentread-bench-docs.XXXXXX)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 echo "cpu: ${cpu:-unknown}, $(nproc) cores"

@@ -116,7 +116,7 @@ PY
 
 # The floor of the big-file scenarios: the file read on every core into page-aligned
 # buffers and its newlines counted, nothing else (examples/read_floor.rs).
-(cd "$REPO" && cargo build --release --quiet --example read_floor)
+(cd "$REPO" && cargo build --release --quiet --features examples --example read_floor)
 FLOOR=$REPO/target/release/examples/read_floor
 
 # ---------------------------------------------------------------- scenarios
@@ -193,7 +193,7 @@ if [[ -z $ONLY || ",$ONLY," == *",mcp,"* ]]; then
   (( QUICK )) && reads=5000 spawns=300
   # The client is compiled: it only writes a request and reads its answer, so that the
   # rate is the server's.
-  (cd "$REPO" && cargo build --release --quiet --example mcp_bench)
+  (cd "$REPO" && cargo build --release --quiet --features examples --example mcp_bench)
   "$REPO/target/release/examples/mcp_bench" "$BIN" "$CORPUS/small.rs" "$reads" "$spawns"
 fi
 echo

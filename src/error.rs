@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::params::{Wording, name};
+use crate::args::params::{Wording, name};
 use crate::read::sniff::Recognised;
 
 /// One row of the exit-code table. The names are the ones printed and serialised.

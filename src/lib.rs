@@ -2,32 +2,22 @@
 //! shell pipelines. Data flows one way: arguments → request → open (sandbox) → classify
 //! (sniff) → read window → outcome → render.
 
+// The layers, from the top: each module imports only from the ones below it
+// (`scripts/check-layers.sh` keeps it so; ARCHITECTURE.md has the table).
 mod answer;
-pub mod cli;
-pub mod deny;
-mod dir;
-mod document;
+pub mod args;
 mod error;
-pub mod generate;
-mod hosts;
-mod image;
-mod map;
 mod mcp;
-pub mod names;
-pub mod notebook;
 mod outcome;
-mod params;
-pub mod pdf;
-pub mod read;
 mod render;
-mod request;
-mod sandbox;
-mod scale;
-mod schema;
-pub mod structure;
-mod structured;
-mod suggest;
+pub mod setup;
 mod target;
+pub mod workspace;
+// The engines: they import nothing from the crate.
+pub mod formats;
+pub mod names;
+pub mod read;
+pub mod structure;
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, IsTerminal, Read, Write};
@@ -37,13 +27,15 @@ use clap::{CommandFactory, Parser};
 use serde_json::Map;
 
 use crate::answer::Answer;
-use crate::cli::{Cli, Format};
+use crate::args::cli::{self, Cli, Format};
+use crate::args::request::{DEFAULT_MAX_BYTES, Request};
+use crate::args::{params, request, schema};
 use crate::error::Error;
 pub use crate::error::{ErrorCode, exit_status};
 /// The sniffer, also reachable at the crate root (the fuzz targets use `agentread::sniff`).
 pub use crate::read::sniff;
 use crate::render::{Context, Printer};
-use crate::request::{DEFAULT_MAX_BYTES, Request};
+use crate::setup::{generate, hosts};
 
 /// Runs agentread on `args` (the program name first) and returns the first failure, if
 /// any: the process's exit status is [`exit_status`] of it.

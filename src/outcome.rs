@@ -1,6 +1,6 @@
 //! What reading a target found, as data: what the renderers turn into text, JSON or XML.
 
-use crate::image::Image;
+use crate::answer::image::Image;
 use crate::read::window::Window;
 
 #[derive(Debug)]
@@ -27,7 +27,7 @@ pub struct MapRead {
     /// The numbered page of the map's lines.
     pub window: Window,
     /// The files with a line on the page.
-    pub files: Vec<crate::map::MapFile>,
+    pub files: Vec<crate::answer::map::MapFile>,
 }
 
 /// A symbol as answers describe it (`data.symbol`, `data.symbols`).
@@ -82,7 +82,7 @@ pub struct TextRead {
     /// What `#SYMBOL` or `--enclosing` read.
     pub symbol: Option<SymbolInfo>,
     /// The window is of a notebook's or a PDF's view (SPEC §16).
-    pub document: Option<crate::document::Document>,
+    pub document: Option<crate::answer::document::Document>,
     /// The line a `PATH:N` target names (`data.target_line`), marked on a terminal.
     pub target_line: Option<u64>,
 }

@@ -10,14 +10,14 @@ use std::path::Path;
 
 use rustix::fs::Stat;
 
-use crate::cli::Format;
+use crate::args::cli::Format;
+use crate::args::params::{DEFAULT_LIMIT, MAX_LIMIT, name};
+use crate::args::request::Request;
 use crate::error::{Error, ErrorCode};
 use crate::names;
-use crate::params::{DEFAULT_LIMIT, MAX_LIMIT, name};
 use crate::read::window::{Start, WindowSpec};
-use crate::request::Request;
-use crate::sandbox::{Opened, Resolved};
-use crate::suggest;
+use crate::workspace::sandbox::{Opened, Resolved};
+use crate::workspace::suggest;
 
 /// What to read for one target, every check of it passed. (One lives at a time: its
 /// size does not matter.)
@@ -95,9 +95,9 @@ impl Plan {
 }
 
 /// Resolves one target of a request.
-pub fn resolve(request: &Request, target: &crate::request::Target) -> Result<Plan, Error> {
+pub fn resolve(request: &Request, target: &crate::args::request::Target) -> Result<Plan, Error> {
     match target {
-        crate::request::Target::Stdin => {
+        crate::args::request::Target::Stdin => {
             if request.symbol.is_some() || request.outline || request.enclosing {
                 return Err(Error::invalid_param(
                     "Reading by structure (a symbol, the outline, the enclosing block) needs a file, not standard input.",
@@ -107,7 +107,7 @@ pub fn resolve(request: &Request, target: &crate::request::Target) -> Result<Pla
                 spec: spec_for(request, None)?,
             })
         }
-        crate::request::Target::Path(path) => resolve_path(request, path),
+        crate::args::request::Target::Path(path) => resolve_path(request, path),
     }
 }
 

@@ -7,7 +7,7 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use agentread::deny::DenyPolicy;
+use agentread::workspace::deny::DenyPolicy;
 use agentread::names::{text_of, unescape, visible};
 use libfuzzer_sys::fuzz_target;
 

@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Some(view) = agentread::notebook::view(data) {
+    if let Some(view) = agentread::formats::notebook::view(data) {
         let lines = view.text.lines().count() as u64;
         let mut last = 0;
         for cell in &view.cells {

@@ -11,9 +11,9 @@ use std::time::Duration;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(text) = agentread::pdf::extract(data, Duration::from_secs(2)) {
-        let view = agentread::pdf::view(&text);
-        let pages = agentread::pdf::page_lines(&text);
+    if let Ok(text) = agentread::formats::pdf::extract(data, Duration::from_secs(2)) {
+        let view = agentread::formats::pdf::view(&text);
+        let pages = agentread::formats::pdf::page_lines(&text);
         assert_eq!(pages.len(), text.pages.len());
         assert_eq!(pages.last().map_or(0, |p| *p.end()), view.lines().count());
     }

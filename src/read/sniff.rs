@@ -167,7 +167,7 @@ pub fn recognise(head: &[u8]) -> Option<Recognised> {
             false => u32::from_le_bytes(bytes),
         })
     };
-    if let Some((kind, ..)) = crate::image::kind_of(head) {
+    if let Some((kind, ..)) = crate::answer::image::kind_of(head) {
         let size = imagesize::blob_size(head)
             .ok()
             .map(|s| (s.width as u64, s.height as u64));

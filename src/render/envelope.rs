@@ -11,9 +11,9 @@ use super::Context;
 use super::hints;
 use super::utf8;
 use crate::answer::Answer;
+use crate::args::params::Wording;
 use crate::error::{Error, ErrorDetail};
 use crate::outcome::{FileFacts, Success, SymbolInfo};
-use crate::params::Wording;
 use crate::read::window::Window;
 
 /// The top-level object: `status`, `data`, `text`, `stats`, `context`, and `error`
@@ -68,7 +68,7 @@ pub struct Data<'a> {
     pub total_symbols: Option<u64>,
     /// A directory's map: the files on the page.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub files: Option<&'a [crate::map::MapFile]>,
+    pub files: Option<&'a [crate::answer::map::MapFile]>,
 }
 
 /// Where the window lies and how to read on.
@@ -350,7 +350,7 @@ pub fn error_text(error: &Error) -> String {
 
 /// `Image 'a/logo.png': PNG, 640x480, 12345 bytes.`, and for a large image what it was
 /// scaled to: `PNG, 4000x3000, scaled to 1568x1176, 812345 bytes.` (the file's bytes).
-pub fn image_summary(image: &crate::image::Image, facts: &FileFacts) -> String {
+pub fn image_summary(image: &crate::answer::image::Image, facts: &FileFacts) -> String {
     let scaled = match image.scaled {
         true => format!(", scaled to {}x{}", image.sent_width, image.sent_height),
         false => String::new(),

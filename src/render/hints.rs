@@ -2,9 +2,9 @@
 //! `text` field. The command line's wording says `--start-line 501`; the tool's wording
 //! (JSON `text`, `--call`, MCP) says `start_line=501`.
 
-use crate::document::Kind;
+use crate::answer::document::Kind;
+use crate::args::params::{Wording, name};
 use crate::outcome::Success;
-use crate::params::{Wording, name};
 use crate::read::window::{TruncatedBy, Window};
 
 /// The footer lines worth saying for this answer, in order.

@@ -9,8 +9,8 @@ pub mod xml;
 use std::io::{self, Write};
 
 use crate::answer::Answer;
-use crate::cli::Format;
-use crate::params::Wording;
+use crate::args::cli::Format;
+use crate::args::params::Wording;
 
 /// What rendering needs besides the answer.
 #[derive(Debug, Clone)]

@@ -10,7 +10,7 @@ use super::Context;
 use super::hints;
 use super::utf8;
 use crate::answer::Answer;
-use crate::cli::ColorWhen;
+use crate::args::cli::ColorWhen;
 use crate::error::{Error, ErrorCode};
 use crate::names;
 use crate::outcome::Success;

@@ -7,8 +7,8 @@ use super::Context;
 use super::envelope::{Data, Envelope, ErrorInfo, Stats, WindowData};
 use super::hints;
 use crate::answer::Answer;
+use crate::answer::map::MapFile;
 use crate::error::ErrorDetail;
-use crate::map::MapFile;
 use crate::outcome::SymbolInfo;
 
 pub fn write(out: &mut impl Write, context: &Context, answer: &Answer) -> io::Result<()> {

@@ -92,27 +92,10 @@ pub fn numbered(from: u64, to: u64, text: impl Fn(u64) -> String) -> String {
         .collect()
 }
 
-/// The binary built with the test-only `fault-injection` feature in the `fault` profile
-/// (the release profile without fat LTO; into its own target directory), for tests of
-/// panics, speed-sensitive concurrency and memory. Built once per test run.
-pub fn fault_binary() -> &'static PathBuf {
-    static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    BIN.get_or_init(|| {
-        let manifest = env!("CARGO_MANIFEST_DIR");
-        let target = PathBuf::from(manifest)
-            .join("target")
-            .join("fault-injection");
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = std::process::Command::new(cargo)
-            .args(["build", "--profile", "fault", "--quiet", "--locked"])
-            .args(["--features", "fault-injection", "--target-dir"])
-            .arg(&target)
-            .current_dir(manifest)
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "the release build failed");
-        target.join("fault").join("agentread")
-    })
+/// The binary under test. Debug builds carry the fault switch (`AGENTREAD_FAULT=panic`
+/// makes every answer panic), for the tests of panics.
+pub fn fault_binary() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_agentread"))
 }
 
 /// Swaps the symlink `link` between the targets `a` and `b` (atomically, by renaming a

@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use agentread::cli::Cli;
-use agentread::generate::{Generated, generate};
+use agentread::args::cli::Cli;
+use agentread::setup::generate::{Generated, generate};
 use clap::CommandFactory;
 
 /// What `agentread --generate` prints for each committed file.

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use agentread::pdf::{PdfError, extract};
+use agentread::formats::pdf::{PdfError, extract};
 
 const FIXTURES: [&str; 8] = [
     "fpdf2_two_pages.pdf",

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use agentread::pdf::{PdfError, PdfText, extract, view};
+use agentread::formats::pdf::{PdfError, PdfText, extract, view};
 
 const BUDGET: Duration = Duration::from_secs(10);
 

@@ -2,8 +2,8 @@
 
 use serde_json::{Value, json};
 
-use crate::cli::SchemaFlavor;
-use crate::params;
+use crate::args::cli::SchemaFlavor;
+use crate::args::params;
 
 pub const TOOL_NAME: &str = "read";
 

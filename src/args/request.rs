@@ -8,14 +8,14 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::cli::{Cli, ColorWhen, Format};
-use crate::deny::DenyPolicy;
+use crate::args::cli::{Cli, ColorWhen, Format};
+use crate::args::params::{self, MAX_LIMIT, Wording, name};
 use crate::error::Error;
 use crate::names;
-use crate::params::{self, MAX_LIMIT, Wording, name};
 use crate::read::numbers::NumberStyle;
 use crate::read::sniff::EncodingChoice;
-use crate::sandbox::Root;
+use crate::workspace::deny::DenyPolicy;
+use crate::workspace::sandbox::Root;
 
 pub const DEFAULT_MAX_LINE_CHARS: u64 = 2000;
 /// The longest cut `--max-line-chars` may ask for (SPEC §1).
@@ -218,7 +218,7 @@ impl Request {
         cli: Cli,
         read_stdin: impl FnOnce() -> std::io::Result<String>,
     ) -> Result<Request, Box<Rejected>> {
-        let format = crate::cli::answer_format(cli.format, cli.call.is_some());
+        let format = crate::args::cli::answer_format(cli.format, cli.call.is_some());
         let mut params = Params::default();
         let reject = |error: Error, params: &Params| {
             // Every parameter the caller gave, the path included.

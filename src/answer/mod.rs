@@ -8,19 +8,22 @@ use std::time::Instant;
 use rustix::fs::Stat;
 use serde_json::{Map, Value};
 
-use crate::dir;
-use crate::document::{self, Document};
+pub mod document;
+pub mod image;
+pub mod map;
+pub mod structured;
+
+use crate::args::request::{Request, Target};
 use crate::error::{Error, ErrorCode};
-use crate::image;
-use crate::map;
 use crate::outcome::{
     FileFacts, Listing, MapRead, Status, Success, TextRead, Unchanged, window_status,
 };
 use crate::read::sniff::{EncodingChoice, Recognised};
 use crate::read::{self, LineSink, ReadError, WindowSpec};
-use crate::request::{Request, Target};
 use crate::structure;
 use crate::target::{self, How, Plan};
+use crate::workspace::dir;
+use document::Document;
 
 pub const STDIN_LABEL: &str = "<stdin>";
 
@@ -109,7 +112,9 @@ pub fn read(
     plan: Plan,
     sink: Option<&mut dyn LineSink>,
 ) -> Result<Success, Error> {
-    #[cfg(feature = "fault-injection")]
+    // Debug builds only (the tests' binary): proves that a panic still ends in an
+    // INTERNAL answer. An installed (release) build has no such switch.
+    #[cfg(debug_assertions)]
     if std::env::var_os("AGENTREAD_FAULT").is_some_and(|v| v == "panic") {
         panic!("fault injected by AGENTREAD_FAULT=panic");
     }
@@ -142,7 +147,7 @@ pub fn read(
                 }
                 How::Structure(structure) => {
                     check_size(request, &facts)?;
-                    crate::structured::read(request, facts, &file, &spec, structure)
+                    crate::answer::structured::read(request, facts, &file, &spec, structure)
                 }
             }
         }
@@ -396,7 +401,7 @@ pub fn read_text<R: Read>(
                     size: size @ None, ..
                 } = &mut found
                 {
-                    *size = file.and_then(crate::image::dimensions);
+                    *size = file.and_then(crate::answer::image::dimensions);
                 }
                 let at = (!is_stream).then_some(path);
                 crate::error::recognised(&found, at, request.wording)
@@ -473,8 +478,8 @@ fn past_line(start_line: u64, total_lines: u64, path: &str) -> Error {
 /// (which the caller cannot pass).
 fn max_file_size(request: &Request) -> String {
     match request.wording {
-        crate::params::Wording::Cli => "--max-file-size".to_string(),
-        crate::params::Wording::Tool => "the server's max_file_size".to_string(),
+        crate::args::params::Wording::Cli => "--max-file-size".to_string(),
+        crate::args::params::Wording::Tool => "the server's max_file_size".to_string(),
     }
 }
 

@@ -6,14 +6,14 @@ use std::fs::File;
 use std::io::{Cursor, Read};
 use std::time::Duration;
 
+use crate::answer::document::{self, Document};
 use crate::answer::{self, read_text};
-use crate::document::{self, Document};
+use crate::args::params::name;
+use crate::args::request::Request;
 use crate::error::{Error, ErrorCode};
 use crate::outcome::{FileFacts, OutlineRead, Success, SymbolInfo};
-use crate::params::name;
 use crate::read::window::{Start, TruncatedBy, WindowSpec, write_cut_marker};
 use crate::read::{self, TextInput};
-use crate::request::Request;
 use crate::structure::{self, KNOWN_LANGUAGES, Language, Lookup, Symbol};
 use crate::target::Structure;
 
@@ -421,7 +421,10 @@ fn outline(
         .iter()
         .filter(|s| s.start_line >= from && s.start_line <= to && s.depth >= min_depth)
         .collect();
-    let limit = request.window.limit.unwrap_or(crate::params::DEFAULT_LIMIT) as usize;
+    let limit = request
+        .window
+        .limit
+        .unwrap_or(crate::args::params::DEFAULT_LIMIT) as usize;
     let line_texts: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
     let text_of = |line: u64| -> String {
         let raw = line_texts

@@ -20,14 +20,15 @@ use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
 use tokio::sync::Mutex;
 
 use crate::answer::Answer;
-use crate::cli::Format;
+use crate::args::cli::Format;
+use crate::args::params::Wording;
+use crate::args::request::{Request, Settings};
+use crate::args::schema;
 use crate::error::{Error, ErrorCode};
 use crate::outcome::Success;
-use crate::params::Wording;
 use crate::render::{self, Context, Printer};
-use crate::request::{Request, Settings};
-use crate::sandbox::Root;
-use crate::{answer, names, schema, target};
+use crate::workspace::sandbox::Root;
+use crate::{answer, names, target};
 
 mod transport;
 

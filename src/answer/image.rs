@@ -6,7 +6,7 @@ use std::fs::File;
 use std::os::unix::fs::FileExt;
 
 use crate::error::{Error, ErrorCode};
-use crate::scale::{self, ScaleError};
+use crate::formats::scale::{self, ScaleError};
 
 /// An image file, as it is sent.
 #[derive(Debug)]

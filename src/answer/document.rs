@@ -5,10 +5,10 @@ use std::fs::File;
 use std::io::Read;
 use std::time::Duration;
 
+use crate::args::params::{Wording, name};
 use crate::error::{Error, ErrorCode, ErrorDetail};
-use crate::notebook;
-use crate::params::{Wording, name};
-use crate::pdf::{self, PdfError};
+use crate::formats::notebook;
+use crate::formats::pdf::{self, PdfError};
 
 /// How long extracting a PDF's text may take.
 const PDF_BUDGET: Duration = Duration::from_secs(10);

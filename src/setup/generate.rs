@@ -4,7 +4,7 @@
 use clap::{CommandFactory, ValueEnum};
 use clap_complete::Shell;
 
-use crate::cli::{Cli, EXAMPLES, MAN_SECTIONS};
+use crate::args::cli::{Cli, EXAMPLES, MAN_SECTIONS};
 
 /// What `--generate` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -4,9 +4,9 @@
 
 use std::ffi::OsStr;
 
-use crate::deny::DenyPolicy;
-use crate::dir;
-use crate::sandbox::{Opened, Root};
+use crate::workspace::deny::DenyPolicy;
+use crate::workspace::dir;
+use crate::workspace::sandbox::{Opened, Root};
 
 /// At most this many candidates are given.
 const MAX_SUGGESTIONS: usize = 3;

@@ -8,9 +8,9 @@ use std::ffi::OsString;
 
 use clap::{Parser, ValueEnum, ValueHint};
 
-use crate::generate::Generated;
-use crate::params::CliParams;
+use crate::args::params::CliParams;
 use crate::read::numbers::NumberStyle;
+use crate::setup::generate::Generated;
 
 /// The examples of `--help`, also the EXAMPLES section of the man page.
 pub const EXAMPLES: &str = "\
@@ -304,7 +304,7 @@ mod tests {
     /// parsing builds no text at start-up; this keeps them true).
     #[test]
     fn help_texts_say_the_defaults_the_request_applies() {
-        use crate::request::{DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS};
+        use crate::args::request::{DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS};
         let command = Cli::command();
         let help = |name: &str| {
             command
@@ -316,7 +316,7 @@ mod tests {
         };
         assert!(help("max_line_chars").contains(&format!("[default: {DEFAULT_MAX_LINE_CHARS}]")));
         assert!(help("max_bytes").contains(&format!("[default: {DEFAULT_MAX_BYTES}]")));
-        assert!(help(crate::params::name::LIMIT).contains("[default: 500]"));
+        assert!(help(crate::args::params::name::LIMIT).contains("[default: 500]"));
     }
 
     fn hint(args: &[&str]) -> Format {

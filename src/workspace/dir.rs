@@ -18,7 +18,7 @@ use rustix::fs::{AtFlags, Dir, FileType};
 
 use crate::error::Error;
 use crate::read::{self, Start, Window, WindowSpec};
-use crate::sandbox::{Kind, Root};
+use crate::workspace::sandbox::{Kind, Root};
 
 /// The most names held while the entries before a page are passed over.
 #[cfg(not(test))]
@@ -372,7 +372,7 @@ mod tests {
         }
         let root = Root::open(dir.path(), "root").unwrap();
         let fd = match root.resolve(OsStr::new(".")).unwrap().opened {
-            crate::sandbox::Opened::Directory { fd } => fd,
+            crate::workspace::sandbox::Opened::Directory { fd } => fd,
             other => panic!("{other:?}"),
         };
         (dir, root, fd)

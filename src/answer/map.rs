@@ -15,15 +15,15 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use crate::args::request::Request;
 use crate::outcome::SymbolInfo;
-use crate::request::Request;
-use crate::sandbox::Opened;
 use crate::structure::{self, Language, Symbol};
+use crate::workspace::sandbox::Opened;
 
 /// Files parsed together, one batch after another.
 const BATCH: usize = 64;
 /// A file over this size is listed without its symbols, as `--outline` would refuse it.
-const MAX_PARSE_BYTES: u64 = crate::structured::MAX_PARSE_BYTES;
+const MAX_PARSE_BYTES: u64 = crate::answer::structured::MAX_PARSE_BYTES;
 /// How long one file's parse may take.
 const PARSE_BUDGET: Duration = Duration::from_secs(2);
 
@@ -102,7 +102,7 @@ impl<'r> MapReader<'r> {
                 .path()
                 .strip_prefix(&self.base)
                 .unwrap_or(entry.path());
-            let relative = crate::sandbox::display_path(relative.as_os_str().as_bytes());
+            let relative = crate::workspace::sandbox::display_path(relative.as_os_str().as_bytes());
             let name = relative.rsplit('/').next().unwrap_or(&relative);
             // By name; a regular file without an extension by its `#!` line.
             let language = match name.rfind('.').filter(|&dot| dot > 0) {
@@ -280,7 +280,7 @@ fn symbols_of(request: &Request, path: &str, language: Language) -> Option<Vec<S
                 .copied()
                 .unwrap_or_default();
             let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-            let text = crate::structured::cut(
+            let text = crate::answer::structured::cut(
                 &String::from_utf8_lossy(raw),
                 request.settings.max_line_chars,
             )
