@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use crate::args::params::{Wording, name};
-use crate::read::sniff::Recognised;
+use crate::read::WindowError;
+use crate::read::sniff::Evidence;
 
 /// One row of the exit-code table. The names are the ones printed and serialised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +85,16 @@ pub enum ErrorDetail {
     PdfEncrypted,
     /// A PDF no text could be read from.
     PdfDamaged,
+}
+
+impl From<Evidence> for ErrorDetail {
+    fn from(evidence: Evidence) -> ErrorDetail {
+        match evidence {
+            Evidence::NulByte { offset } => ErrorDetail::NulByte { offset },
+            Evidence::ControlRatio { ratio } => ErrorDetail::ControlRatio { ratio },
+            Evidence::Extension => ErrorDetail::Extension,
+        }
+    }
 }
 
 /// A failure of one answer: its code, a message that names the path and the reason,
@@ -240,30 +250,31 @@ fn root_is(current: bool) -> &'static str {
     }
 }
 
-/// What a binary input is and the step that reads it, for [`Error::binary_as`]:
-/// `gzip data; try 'zcat a.gz | agentread -'`. `path` is None for standard input. Images
-/// and UTF-16 text have agentread's own next step, worded as flags or as tool parameters.
-pub fn recognised(found: &Recognised, path: Option<&str>, wording: Wording) -> String {
-    let step = match found {
-        Recognised::Image { .. } => Some(match wording {
-            Wording::Cli => "agentread --mcp sends images to models".to_string(),
-            Wording::Tool => "agentread's MCP server sends images to models".to_string(),
-        }),
-        // A PDF file reaches here only with `--raw`: its text view is the next step.
-        Recognised::Pdf if path.is_some() => Some(format!(
-            "without {} agentread reads its text",
-            wording.flag(name::RAW)
-        )),
-        Recognised::Utf16(encoding) => {
-            let label = encoding.name().to_ascii_lowercase();
-            Some(format!("use {}", wording.set(&[(name::ENCODING, &label)])))
-        }
-        other => other.step(path),
+/// The words for a window that starts past its input: `one`/`many` name its units.
+pub fn past_the_end(err: &WindowError, path: &str, one: &str, many: &str) -> Error {
+    let message = match err {
+        WindowError::StartLinePastEnd {
+            start_line,
+            total_lines: 0,
+        } => format!("start_line {start_line} is past the end of '{path}' (0 {many}; valid: 1)."),
+        WindowError::StartLinePastEnd {
+            start_line,
+            total_lines,
+        } => format!(
+            "start_line {start_line} is past the end of '{path}' ({total_lines} {}; valid: 1-{total_lines}).",
+            if *total_lines == 1 { one } else { many }
+        ),
+        WindowError::StartCharPastEnd {
+            line,
+            start_char,
+            chars,
+        } => format!(
+            "start_char {start_char} is past the end of {one} {line} of '{path}' ({chars} chars; valid: 1-{}).",
+            (*chars).max(1)
+        ),
+        WindowError::Io(err) => return Error::read_failed(path, err),
     };
-    match step {
-        Some(step) => format!("{}; {step}", found.name()),
-        None => found.name(),
-    }
+    Error::new(ErrorCode::InvalidParam, message)
 }
 
 /// The OS's words for an I/O error, without the "(os error N)" tail and without any path.

@@ -78,6 +78,49 @@ pub fn unescape(name: &[u8]) -> Option<Vec<u8>> {
     escaped.then_some(out)
 }
 
+/// How [`shell_word`] quotes a word that needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quoting {
+    /// In single quotes (inside which only `'` needs care: `'\''`): a command line to run.
+    Single,
+    /// In double quotes, `"`, `\`, `$` and `` ` `` escaped: a word inside a suggestion
+    /// that is itself in single quotes (`try 'zcat "a b.gz" | agentread -'`). A word that
+    /// starts with `-` is written `./-…`, so that it is no option.
+    Double,
+}
+
+/// `word` as one POSIX shell word: as it is when it has only characters no shell treats
+/// specially, else quoted as `quoting` says.
+pub fn shell_word(word: &str, quoting: Quoting) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./,:@%+=".contains(c);
+    match quoting {
+        Quoting::Single => {
+            if !word.is_empty() && word.chars().all(plain) {
+                return word.to_string();
+            }
+            format!("'{}'", word.replace('\'', r"'\''"))
+        }
+        Quoting::Double => {
+            let word = match word.starts_with('-') {
+                true => format!("./{word}"),
+                false => word.to_string(),
+            };
+            if word.chars().all(plain) {
+                return word;
+            }
+            let mut quoted = String::from("\"");
+            for c in word.chars() {
+                if matches!(c, '"' | '\\' | '$' | '`') {
+                    quoted.push('\\');
+                }
+                quoted.push(c);
+            }
+            quoted.push('"');
+            quoted
+        }
+    }
+}
+
 fn hex(b: Option<&u8>) -> Option<u8> {
     (*b? as char).to_digit(16).map(|d| d as u8)
 }

@@ -7,6 +7,7 @@ use std::os::unix::fs::FileExt;
 
 use crate::error::{Error, ErrorCode};
 use crate::formats::scale::{self, ScaleError};
+use crate::read::sniff::ImageKind;
 
 /// An image file, as it is sent.
 #[derive(Debug)]
@@ -94,15 +95,17 @@ pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Erro
     }
 }
 
-/// The four kinds an MCP host can show, from the header (imagesize knows many more).
+/// The four kinds an MCP host can show, from the header: its name, MIME type and the
+/// scaler's kind.
 pub fn kind_of(head: &[u8]) -> Option<(&'static str, &'static str, scale::Kind)> {
-    match imagesize::image_type(head).ok()? {
-        imagesize::ImageType::Png => Some(("PNG", "image/png", scale::Kind::Png)),
-        imagesize::ImageType::Jpeg => Some(("JPEG", "image/jpeg", scale::Kind::Jpeg)),
-        imagesize::ImageType::Gif => Some(("GIF", "image/gif", scale::Kind::Gif)),
-        imagesize::ImageType::Webp => Some(("WebP", "image/webp", scale::Kind::Webp)),
-        _ => None,
-    }
+    let kind = ImageKind::of(head)?;
+    let format = match kind {
+        ImageKind::Png => scale::Kind::Png,
+        ImageKind::Jpeg => scale::Kind::Jpeg,
+        ImageKind::Gif => scale::Kind::Gif,
+        ImageKind::Webp => scale::Kind::Webp,
+    };
+    Some((kind.name(), kind.mime_type(), format))
 }
 
 /// An image file's width and height, read from its header wherever it lies (a JPEG's

@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 pub mod document;
 pub mod image;
 pub mod map;
+pub mod refusal;
 pub mod structured;
 
 use crate::args::request::{Request, Target};
@@ -197,7 +198,7 @@ fn read_map(
     };
     let read = read::text(read::TextInput::Stream(&mut reader), "", options, None).map_err(
         |err| match err {
-            ReadError::Window(err) => read::past_the_end(&err, &display, "line", "lines"),
+            ReadError::Window(err) => crate::error::past_the_end(&err, &display, "line", "lines"),
             ReadError::Io(err) => Error::read_failed(&display, &err),
             ReadError::Binary(..) | ReadError::SizeLimitPassed => {
                 Error::internal("a directory's map was refused as a file")
@@ -404,9 +405,9 @@ pub fn read_text<R: Read>(
                     *size = file.and_then(crate::answer::image::dimensions);
                 }
                 let at = (!is_stream).then_some(path);
-                crate::error::recognised(&found, at, request.wording)
+                crate::answer::refusal::recognised(&found, at, request.wording)
             });
-            Error::binary_as(path, evidence, what)
+            Error::binary_as(path, evidence.into(), what)
         }
         ReadError::SizeLimitPassed => {
             let limit = request.settings.max_file_size.as_ref();
@@ -426,7 +427,7 @@ pub fn read_text<R: Read>(
         {
             past_line(asked_line.unwrap_or_default(), total_lines, path)
         }
-        ReadError::Window(err) => read::past_the_end(&err, path, "line", "lines"),
+        ReadError::Window(err) => crate::error::past_the_end(&err, path, "line", "lines"),
     })?;
     // The line a `PATH:N` target names must exist; with -C the window may begin before
     // it (and even reach the end) while N lies past the end: either way it is said of N.
@@ -471,7 +472,7 @@ fn past_line(start_line: u64, total_lines: u64, path: &str) -> Error {
         start_line,
         total_lines,
     };
-    read::past_the_end(&past, path, "line", "lines")
+    crate::error::past_the_end(&past, path, "line", "lines")
 }
 
 /// How messages name the size limit: the flag, or for tool calls the server's setting

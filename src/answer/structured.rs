@@ -53,9 +53,10 @@ pub fn read(
     crate::read::sniff::classify(head, bytes.len() <= 8192, file_name, request.encoding).map_err(
         |evidence| {
             let found = crate::read::sniff::recognise(head);
-            let what =
-                found.map(|found| crate::error::recognised(&found, Some(&path), request.wording));
-            Error::binary_as(&path, evidence, what)
+            let what = found.map(|found| {
+                crate::answer::refusal::recognised(&found, Some(&path), request.wording)
+            });
+            Error::binary_as(&path, evidence.into(), what)
         },
     )?;
     let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
@@ -199,7 +200,7 @@ fn find_part(parts: &[document::Part], query: &str, path: &str) -> Result<usize,
 fn check_line(bytes: &[u8], line: u64, path: &str) -> Result<(), Error> {
     let total = count_lines(bytes);
     if line > total {
-        return Err(read::past_the_end(
+        return Err(crate::error::past_the_end(
             &read::WindowError::StartLinePastEnd {
                 start_line: line,
                 total_lines: total,
@@ -407,7 +408,7 @@ fn outline(
     };
     let total_lines = count_lines(bytes);
     if within.is_none() && from > total_lines.max(1) {
-        return Err(read::past_the_end(
+        return Err(crate::error::past_the_end(
             &read::WindowError::StartLinePastEnd {
                 start_line: from,
                 total_lines,

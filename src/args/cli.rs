@@ -10,7 +10,29 @@ use clap::{Parser, ValueEnum, ValueHint};
 
 use crate::args::params::CliParams;
 use crate::read::numbers::NumberStyle;
-use crate::setup::generate::Generated;
+
+/// What `--generate` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Generated {
+    Bash,
+    Zsh,
+    Fish,
+    Powershell,
+    Elvish,
+    /// the man page (roff)
+    Man,
+}
+
+impl Generated {
+    /// Every script, with the file name it is committed under in `completions/`.
+    pub const SHELLS: [(Generated, &'static str); 5] = [
+        (Generated::Bash, "agentread.bash"),
+        (Generated::Zsh, "_agentread"),
+        (Generated::Fish, "agentread.fish"),
+        (Generated::Powershell, "_agentread.ps1"),
+        (Generated::Elvish, "agentread.elv"),
+    ];
+}
 
 /// The examples of `--help`, also the EXAMPLES section of the man page.
 pub const EXAMPLES: &str = "\
@@ -304,7 +326,7 @@ mod tests {
     /// parsing builds no text at start-up; this keeps them true).
     #[test]
     fn help_texts_say_the_defaults_the_request_applies() {
-        use crate::args::request::{DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS};
+        use crate::args::params::{DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS};
         let command = Cli::command();
         let help = |name: &str| {
             command

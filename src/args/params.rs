@@ -9,6 +9,10 @@ use serde_json::{Map, Value, json};
 use crate::error::Error;
 
 pub const DEFAULT_LIMIT: u64 = 500;
+pub const DEFAULT_MAX_LINE_CHARS: u64 = 2000;
+/// The longest cut `--max-line-chars` may ask for (SPEC §1).
+pub const MAX_LINE_CHARS: u64 = 1_000_000;
+pub const DEFAULT_MAX_BYTES: u64 = 51200;
 pub const MAX_LIMIT: u64 = 2000;
 pub const MAX_CONTEXT: u64 = 999;
 /// The most targets one call's `paths` names.

@@ -17,10 +17,7 @@ use crate::read::sniff::EncodingChoice;
 use crate::workspace::deny::DenyPolicy;
 use crate::workspace::sandbox::Root;
 
-pub const DEFAULT_MAX_LINE_CHARS: u64 = 2000;
-/// The longest cut `--max-line-chars` may ask for (SPEC §1).
-pub const MAX_LINE_CHARS: u64 = 1_000_000;
-pub const DEFAULT_MAX_BYTES: u64 = 51200;
+pub use crate::args::params::{DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS, MAX_LINE_CHARS};
 
 /// The options that shape every call, from the command line or the environment (never
 /// from a call's arguments): the same for the command line, `--call` and the MCP server.

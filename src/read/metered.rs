@@ -8,7 +8,7 @@ use std::os::unix::fs::FileExt;
 
 use memchr::memrchr_iter;
 
-use crate::read::buffer::AlignedBuf;
+use super::buffer::AlignedBuf;
 
 /// The error a metered stream returns once it passes its size limit.
 #[derive(Debug)]

@@ -1,5 +1,5 @@
 //! The reading core, and its one entry: [`text`] reads a window of a text input (a file
-//! or a stream), choosing how to read it; [`entries`] pages a directory's names.
+//! or a stream), choosing how to read it; [`entries_page`] pages a directory's names.
 //!
 //! The parts, in the order bytes flow through them:
 //! - `buffer`: page-aligned buffers the kernel reads into;
@@ -32,7 +32,6 @@ use std::io::{Cursor, Read};
 
 use encoding_rs::UTF_8;
 
-use crate::error::{Error, ErrorCode, ErrorDetail};
 use metered::Metered;
 use sniff::EncodingChoice;
 use transcode::Transcoder;
@@ -68,7 +67,7 @@ pub struct TextWindow {
 #[derive(Debug)]
 pub enum ReadError {
     /// Binary, and what its first bytes say it is, when they do.
-    Binary(ErrorDetail, Option<sniff::Recognised>),
+    Binary(sniff::Evidence, Option<sniff::Recognised>),
     /// A stream passed `stream_limit`.
     SizeLimitPassed,
     Io(std::io::Error),
@@ -213,24 +212,11 @@ fn io_error(err: std::io::Error) -> ReadError {
     }
 }
 
-/// Pages a list of names (a directory's entries) like the lines of a file: one per line,
-/// numbered, within the same limit and byte budget.
-pub fn entries(names: &[String], spec: &WindowSpec) -> Result<Window, WindowError> {
-    let mut text = Vec::new();
-    for name in names {
-        // A name with a control character could break the one-entry-a-line listing or
-        // drive the terminal that shows it (SPEC §14).
-        text.extend_from_slice(crate::names::visible(name, false).as_bytes());
-        text.push(b'\n');
-    }
-    window::read_window(window::Input::Stream(&text[..]), spec)
-}
-
 /// Pages one page of a directory's listing like the lines of a file: `page` holds the
-/// entries from the `first`-th (0-based) on, of `total` in all. The entries outside the
-/// page are never held: they stand as blank lines, which the window skips and counts as
-/// it skips and counts a file's lines, so that numbering, the limit, the byte budget
-/// and the errors past the end are those of [`entries`].
+/// entries from the `first`-th (0-based) on, of `total` in all, each a name with no line
+/// break in it. The entries outside the page are never held: they stand as blank lines,
+/// which the window skips and counts as it skips and counts a file's lines, so that
+/// numbering, the limit, the byte budget and the errors past the end are a file's.
 pub fn entries_page(
     page: &[String],
     first: u64,
@@ -239,7 +225,7 @@ pub fn entries_page(
 ) -> Result<Window, WindowError> {
     let mut text = Vec::new();
     for name in page {
-        text.extend_from_slice(crate::names::visible(name, false).as_bytes());
+        text.extend_from_slice(name.as_bytes());
         text.push(b'\n');
     }
     let after = total.saturating_sub(first + page.len() as u64);
@@ -250,37 +236,10 @@ pub fn entries_page(
     window::read_window(window::Input::Stream(input), spec)
 }
 
-/// The words for a window that starts past its input: `one`/`many` name its units.
-pub fn past_the_end(err: &WindowError, path: &str, one: &str, many: &str) -> Error {
-    let message = match err {
-        WindowError::StartLinePastEnd {
-            start_line,
-            total_lines: 0,
-        } => format!("start_line {start_line} is past the end of '{path}' (0 {many}; valid: 1)."),
-        WindowError::StartLinePastEnd {
-            start_line,
-            total_lines,
-        } => format!(
-            "start_line {start_line} is past the end of '{path}' ({total_lines} {}; valid: 1-{total_lines}).",
-            if *total_lines == 1 { one } else { many }
-        ),
-        WindowError::StartCharPastEnd {
-            line,
-            start_char,
-            chars,
-        } => format!(
-            "start_char {start_char} is past the end of {one} {line} of '{path}' ({chars} chars; valid: 1-{}).",
-            (*chars).max(1)
-        ),
-        WindowError::Io(err) => return Error::read_failed(path, err),
-    };
-    Error::new(ErrorCode::InvalidParam, message)
-}
-
 #[cfg(test)]
 mod tests {
+    use super::numbers::NumberStyle;
     use super::*;
-    use crate::read::numbers::NumberStyle;
     use std::io::{Seek, SeekFrom, Write};
 
     fn options(window: &WindowSpec) -> TextOptions<'_> {

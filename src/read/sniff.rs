@@ -3,8 +3,6 @@
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 use memchr::memchr;
 
-use crate::error::ErrorDetail;
-
 /// The binary rules look at this many first bytes.
 pub const SNIFF_LEN: usize = 8 * 1024;
 /// `--encoding auto` gives the detector this many first bytes.
@@ -80,7 +78,7 @@ pub fn classify(
     complete: bool,
     file_name: &str,
     choice: EncodingChoice,
-) -> Result<Decoding, ErrorDetail> {
+) -> Result<Decoding, Evidence> {
     let sample = &head[..head.len().min(SNIFF_LEN)];
     // A byte order mark decides the encoding, whatever was asked (as WHATWG decoding does).
     if let Some((encoding, bom_len)) = Encoding::for_bom(head) {
@@ -130,13 +128,24 @@ pub fn classify(
     )
 }
 
+/// Why an input is binary (SPEC §11): the evidence a refusal reports.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Evidence {
+    /// A NUL byte at this 0-based offset of the first 8 KiB.
+    NulByte { offset: u64 },
+    /// This fraction (0.42, not 42) of the first 8 KiB are control bytes.
+    ControlRatio { ratio: f64 },
+    /// A known binary extension whose start is not valid text.
+    Extension,
+}
+
 /// What a binary input is, recognised by its first bytes, so that a refusal can name it
 /// and the step that reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Recognised {
     /// `PNG`, `JPEG`, `GIF` or `WebP`, with its width and height when the head holds them.
     Image {
-        kind: &'static str,
+        kind: ImageKind,
         size: Option<(u64, u64)>,
     },
     Gzip,
@@ -156,6 +165,47 @@ pub enum Recognised {
     Utf16(&'static Encoding),
 }
 
+/// The four image formats an MCP host shows, by their first bytes (imagesize knows many
+/// more).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageKind {
+    Png,
+    Jpeg,
+    Gif,
+    Webp,
+}
+
+impl ImageKind {
+    pub fn of(head: &[u8]) -> Option<ImageKind> {
+        match imagesize::image_type(head).ok()? {
+            imagesize::ImageType::Png => Some(ImageKind::Png),
+            imagesize::ImageType::Jpeg => Some(ImageKind::Jpeg),
+            imagesize::ImageType::Gif => Some(ImageKind::Gif),
+            imagesize::ImageType::Webp => Some(ImageKind::Webp),
+            _ => None,
+        }
+    }
+
+    /// `PNG`, `JPEG`, `GIF` or `WebP`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ImageKind::Png => "PNG",
+            ImageKind::Jpeg => "JPEG",
+            ImageKind::Gif => "GIF",
+            ImageKind::Webp => "WebP",
+        }
+    }
+
+    pub fn mime_type(self) -> &'static str {
+        match self {
+            ImageKind::Png => "image/png",
+            ImageKind::Jpeg => "image/jpeg",
+            ImageKind::Gif => "image/gif",
+            ImageKind::Webp => "image/webp",
+        }
+    }
+}
+
 /// What `head` (the first bytes of an input found to be binary) is, when its magic
 /// number, or its code units, say so.
 pub fn recognise(head: &[u8]) -> Option<Recognised> {
@@ -167,7 +217,7 @@ pub fn recognise(head: &[u8]) -> Option<Recognised> {
             false => u32::from_le_bytes(bytes),
         })
     };
-    if let Some((kind, ..)) = crate::answer::image::kind_of(head) {
+    if let Some(kind) = ImageKind::of(head) {
         let size = imagesize::blob_size(head)
             .ok()
             .map(|s| (s.width as u64, s.height as u64));
@@ -220,107 +270,6 @@ pub fn recognise(head: &[u8]) -> Option<Recognised> {
         return utf16_by_its_units(head).map(Recognised::Utf16);
     };
     Some(found)
-}
-
-impl Recognised {
-    /// What it is, as a refusal names it: `gzip data`, `PNG image, 1241x357`.
-    pub fn name(&self) -> String {
-        match self {
-            Recognised::Image {
-                kind,
-                size: Some((width, height)),
-            } => format!("{kind} image, {width}x{height}"),
-            Recognised::Image { kind, size: None } => format!("{kind} image"),
-            Recognised::Gzip => "gzip data".into(),
-            Recognised::Bzip2 => "bzip2 data".into(),
-            Recognised::Xz => "xz data".into(),
-            Recognised::Zstd => "zstd data".into(),
-            Recognised::Zip => "zip archive".into(),
-            Recognised::SevenZip => "7-Zip archive".into(),
-            Recognised::Tar => "tar archive".into(),
-            Recognised::Pdf => "PDF document".into(),
-            Recognised::Elf => "ELF executable or library".into(),
-            Recognised::MachO => "Mach-O executable or library".into(),
-            Recognised::Pe => "Windows executable (PE)".into(),
-            Recognised::JavaClass => "Java class file".into(),
-            Recognised::Sqlite => "SQLite database".into(),
-            Recognised::Utf16(encoding) => {
-                format!("{} text without a byte order mark", encoding.name())
-            }
-        }
-    }
-
-    /// The shell commands that read it, as a refusal suggests them: for the file at
-    /// `path` (root-relative), or for standard input when `path` is None. None when there
-    /// is no such command, and for images and UTF-16, whose next step is agentread's own.
-    pub fn step(&self, path: Option<&str>) -> Option<String> {
-        let decompress = |tool: &str| match path {
-            Some(path) if is_compressed_tar(path) => Some(format!(
-                "list it with 'tar -tf {0}', read a member with 'tar -xOf {0} MEMBER | agentread -'",
-                shell_word(path)
-            )),
-            Some(path) => Some(format!("try '{tool} {} | agentread -'", shell_word(path))),
-            None => Some(format!("try '… | {tool} | agentread -'")),
-        };
-        let path = path.map(shell_word);
-        let with_path = |text: &str| path.as_ref().map(|p| text.replace("{}", p));
-        match self {
-            Recognised::Gzip => decompress("zcat"),
-            Recognised::Bzip2 => decompress("bzcat"),
-            Recognised::Xz => decompress("xzcat"),
-            Recognised::Zstd => decompress("zstdcat"),
-            Recognised::Zip => with_path(
-                "list it with 'unzip -l {}', read a member with 'unzip -p {} MEMBER | agentread -'",
-            ),
-            Recognised::SevenZip => with_path(
-                "list it with '7z l {}', read a member with '7z x -so {} MEMBER | agentread -'",
-            ),
-            Recognised::Tar => with_path(
-                "list it with 'tar -tf {}', read a member with 'tar -xOf {} MEMBER | agentread -'",
-            ),
-            Recognised::Pdf => Some(match path {
-                Some(path) => format!("try 'pdftotext {path} - | agentread -'"),
-                None => "try '… | pdftotext - - | agentread -'".to_string(),
-            }),
-            Recognised::Elf | Recognised::MachO | Recognised::Pe => {
-                with_path("try 'strings {} | agentread -' for its text")
-            }
-            Recognised::JavaClass => with_path("try 'javap -c -p {} | agentread -'"),
-            Recognised::Sqlite => with_path("try 'sqlite3 {} .schema'"),
-            Recognised::Image { .. } | Recognised::Utf16(_) => None,
-        }
-    }
-}
-
-/// A tar archive compressed as a whole, by its name (`tar -tf` finds the compression).
-fn is_compressed_tar(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
-    [
-        ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".tar.zst", ".tzst",
-    ]
-    .iter()
-    .any(|ext| name.ends_with(ext))
-}
-
-/// A path as one shell word: as it is when that is safe, else in double quotes.
-fn shell_word(path: &str) -> String {
-    let path = match path.starts_with('-') {
-        true => format!("./{path}"),
-        false => path.to_string(),
-    };
-    let safe = |c: char| c.is_ascii_alphanumeric() || "_./+:@%,=-".contains(c);
-    if path.chars().all(safe) {
-        return path;
-    }
-    let mut quoted = String::from("\"");
-    for c in path.chars() {
-        if matches!(c, '"' | '\\' | '$' | '`') {
-            quoted.push('\\');
-        }
-        quoted.push(c);
-    }
-    quoted.push('"');
-    quoted
 }
 
 /// UTF-16 without a BOM and without the NUL in every other byte of mostly-ASCII text
@@ -427,9 +376,9 @@ fn check_bytes(
     file_name: &str,
     complete: bool,
     decoding: Decoding,
-) -> Result<Decoding, ErrorDetail> {
+) -> Result<Decoding, Evidence> {
     if let Some(offset) = memchr(0, sample) {
-        return Err(ErrorDetail::NulByte {
+        return Err(Evidence::NulByte {
             offset: (offset + decoding.bom_len) as u64,
         });
     }
@@ -444,13 +393,13 @@ fn check_bytes(
         check_ratio(controls, sample.len())?;
     }
     if has_binary_extension(file_name) && !decodes_cleanly(sample, complete, decoding.encoding) {
-        return Err(ErrorDetail::Extension);
+        return Err(Evidence::Extension);
     }
     Ok(decoding)
 }
 
 /// UTF-16 has NULs by nature: judge its decoded characters instead.
-fn check_utf16(sample: &[u8], decoding: Decoding) -> Result<Decoding, ErrorDetail> {
+fn check_utf16(sample: &[u8], decoding: Decoding) -> Result<Decoding, Evidence> {
     let body = &sample[decoding.bom_len.min(sample.len())..];
     let (text, _) = decoding.encoding.decode_without_bom_handling(body);
     let chars = text.chars().count();
@@ -462,12 +411,12 @@ fn check_utf16(sample: &[u8], decoding: Decoding) -> Result<Decoding, ErrorDetai
     Ok(decoding)
 }
 
-fn check_ratio(controls: usize, len: usize) -> Result<(), ErrorDetail> {
+fn check_ratio(controls: usize, len: usize) -> Result<(), Evidence> {
     if len == 0 || controls * 10 <= len * 3 {
         return Ok(());
     }
     let ratio = controls as f64 / len as f64;
-    Err(ErrorDetail::ControlRatio {
+    Err(Evidence::ControlRatio {
         ratio: (ratio * 100.0).round() / 100.0,
     })
 }
@@ -558,7 +507,7 @@ fn ends_in_a_lone_high_surrogate(body: &[u8], encoding: &'static Encoding) -> bo
 mod tests {
     use super::*;
 
-    fn utf8(head: &[u8], name: &str) -> Result<Decoding, ErrorDetail> {
+    fn utf8(head: &[u8], name: &str) -> Result<Decoding, Evidence> {
         classify(head, true, name, EncodingChoice::Utf8)
     }
 
@@ -577,10 +526,7 @@ mod tests {
     fn nul_in_the_first_8_kib_is_binary_with_its_offset() {
         let mut data = vec![b'a'; 100];
         data[42] = 0;
-        assert_eq!(
-            utf8(&data, "x.txt"),
-            Err(ErrorDetail::NulByte { offset: 42 })
-        );
+        assert_eq!(utf8(&data, "x.txt"), Err(Evidence::NulByte { offset: 42 }));
         let mut late = vec![b'a'; SNIFF_LEN + 10];
         late[SNIFF_LEN + 1] = 0;
         assert!(utf8(&late, "x.txt").is_ok());
@@ -592,7 +538,7 @@ mod tests {
         data[..31].fill(0x01);
         assert_eq!(
             utf8(&data, "x"),
-            Err(ErrorDetail::ControlRatio { ratio: 0.31 })
+            Err(Evidence::ControlRatio { ratio: 0.31 })
         );
         data[..31].fill(b'\t');
         data[..30].fill(0x02);
@@ -605,7 +551,7 @@ mod tests {
     fn a_binary_extension_needs_text_that_is_not_valid() {
         assert_eq!(
             utf8(b"\x89PNG\r\n\x1a\n", "logo.png"),
-            Err(ErrorDetail::Extension)
+            Err(Evidence::Extension)
         );
         assert!(utf8(b"plain text\n", "notes.dat").is_ok());
         assert!(utf8(b"\xff\xfe not utf-16 here", "x.txt").is_ok());
@@ -685,7 +631,7 @@ mod tests {
         let bytes = utf16(&CHINESE.repeat(20), UTF_16LE);
         assert!(matches!(
             utf8(&bytes, "x.txt"),
-            Err(ErrorDetail::NulByte { .. })
+            Err(Evidence::NulByte { .. })
         ));
         // A sample cut between the halves of a surrogate pair.
         let mut cut = utf16(&format!("{}😀", CHINESE.repeat(3)), UTF_16LE);
@@ -754,7 +700,7 @@ mod tests {
             (
                 png.to_vec(),
                 Recognised::Image {
-                    kind: "PNG",
+                    kind: ImageKind::Png,
                     size: Some((1241, 357)),
                 },
             ),
@@ -776,47 +722,10 @@ mod tests {
             (pe, Recognised::Pe),
             (b"SQLite format 3\0\x10\0".to_vec(), Recognised::Sqlite),
         ] {
-            assert_eq!(recognise(&head), Some(want), "{}", want.name());
+            assert_eq!(recognise(&head), Some(want), "{want:?}");
         }
         assert_eq!(recognise(b"MZ but no PE header at all, just text"), None);
         assert_eq!(recognise(b"\0\0\0\0 nothing known"), None);
-    }
-
-    #[test]
-    fn steps_name_the_command_with_the_path_as_one_shell_word() {
-        assert_eq!(
-            Recognised::Gzip.step(Some("logs/a.gz")).unwrap(),
-            "try 'zcat logs/a.gz | agentread -'"
-        );
-        assert_eq!(
-            Recognised::Gzip.step(Some("my \"a\" $x.gz")).unwrap(),
-            "try 'zcat \"my \\\"a\\\" \\$x.gz\" | agentread -'"
-        );
-        assert_eq!(
-            Recognised::Gzip.step(Some("-v.gz")).unwrap(),
-            "try 'zcat ./-v.gz | agentread -'"
-        );
-        assert_eq!(
-            Recognised::Xz.step(Some("src.tar.xz")).unwrap(),
-            "list it with 'tar -tf src.tar.xz', read a member with 'tar -xOf src.tar.xz MEMBER | agentread -'"
-        );
-        assert_eq!(
-            Recognised::Zstd.step(None).unwrap(),
-            "try '… | zstdcat | agentread -'"
-        );
-        assert_eq!(Recognised::Sqlite.step(None), None);
-        assert_eq!(
-            Recognised::Sqlite.step(Some("app.db")).unwrap(),
-            "try 'sqlite3 app.db .schema'"
-        );
-        let image = Recognised::Image {
-            kind: "JPEG",
-            size: None,
-        };
-        assert_eq!(
-            (image.name(), image.step(Some("a.jpg"))),
-            ("JPEG image".into(), None)
-        );
     }
 
     #[test]

@@ -11,10 +11,10 @@ use std::io::{self, Read};
 
 use memchr::{memchr, memchr_iter};
 
-use crate::read::buffer::AlignedBuf;
-use crate::read::endings::{EndingsScan, LineEndings};
-use crate::read::line::LineCutter;
-use crate::read::tally::{self, Parallel, Tally};
+use super::buffer::AlignedBuf;
+use super::endings::{EndingsScan, LineEndings};
+use super::line::LineCutter;
+use super::tally::{self, Parallel, Tally};
 
 /// Size of the read buffer: large enough that a read() costs little per byte, small
 /// enough to stay in L2 cache while it is counted.

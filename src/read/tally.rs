@@ -11,9 +11,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use memchr::{memchr, memchr_iter};
 
-use crate::read::buffer::AlignedBuf;
-use crate::read::endings::EndingsScan;
-use crate::read::line::{Joined, split_incomplete_tail, utf8_width};
+use super::buffer::AlignedBuf;
+use super::endings::EndingsScan;
+use super::line::{Joined, split_incomplete_tail, utf8_width};
 
 /// When and how to count in parallel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -428,8 +428,8 @@ pub fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::endings::LineEndings;
     use super::*;
-    use crate::read::endings::LineEndings;
     use std::io::Write;
 
     fn file_of(bytes: &[u8]) -> File {

@@ -8,7 +8,7 @@ use std::io::{self, Read};
 
 use encoding_rs::{Decoder, DecoderResult, Encoding};
 
-use crate::read::buffer::AlignedBuf;
+use super::buffer::AlignedBuf;
 
 const CHUNK: usize = 64 * 1024;
 

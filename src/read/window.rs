@@ -11,10 +11,10 @@ use std::io::{self, Read};
 
 use memchr::{memchr, memchr_iter};
 
-use crate::read::endings::LineEndings;
-use crate::read::line::{LineCutter, LineFacts, MAX_LINE_CHARS};
-use crate::read::numbers::{LineNumber, NumberStyle};
-pub use crate::read::source::{BUFFER_SIZE, Input, LineSource};
+use super::endings::LineEndings;
+use super::line::{LineCutter, LineFacts, MAX_LINE_CHARS};
+use super::numbers::{LineNumber, NumberStyle};
+pub use super::source::{BUFFER_SIZE, Input, LineSource};
 
 /// Where the window begins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -642,8 +642,8 @@ pub fn write_cut_marker(out: &mut Vec<u8>, dropped: u64) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::reference::{Trickle, naive_lines};
     use super::*;
-    use crate::read::reference::{Trickle, naive_lines};
     use proptest::prelude::*;
 
     fn spec(start: u64, limit: u64) -> WindowSpec {
@@ -985,7 +985,7 @@ mod tests {
     }
 
     fn naive_endings(data: &[u8]) -> LineEndings {
-        let mut scan = crate::read::endings::EndingsScan::default();
+        let mut scan = super::super::endings::EndingsScan::default();
         scan.scan(data);
         scan.result()
     }
@@ -1019,13 +1019,13 @@ mod tests {
         };
         let source = LineSource::tuned(
             input,
-            crate::read::tally::Parallel { min: 0, chunk },
+            super::super::tally::Parallel { min: 0, chunk },
             buffer,
         );
         match spec.start {
             Start::Tail(n) => {
                 let offset =
-                    crate::read::metered::tail_offset(&file, skip as u64, data.len() as u64, n)
+                    super::super::metered::tail_offset(&file, skip as u64, data.len() as u64, n)
                         .unwrap();
                 tail_from(source, offset - skip as u64, n, spec)
             }

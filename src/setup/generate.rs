@@ -1,33 +1,11 @@
 //! `--generate WHAT` (SPEC §17): the completion scripts and the man page, generated from
 //! the one clap definition (what `completions/` and `man/` hold, checked by a test).
 
-use clap::{CommandFactory, ValueEnum};
+use clap::CommandFactory;
 use clap_complete::Shell;
 
+pub use crate::args::cli::Generated;
 use crate::args::cli::{Cli, EXAMPLES, MAN_SECTIONS};
-
-/// What `--generate` prints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Generated {
-    Bash,
-    Zsh,
-    Fish,
-    Powershell,
-    Elvish,
-    /// the man page (roff)
-    Man,
-}
-
-impl Generated {
-    /// Every script, with the file name it is committed under in `completions/`.
-    pub const SHELLS: [(Generated, &'static str); 5] = [
-        (Generated::Bash, "agentread.bash"),
-        (Generated::Zsh, "_agentread"),
-        (Generated::Fish, "agentread.fish"),
-        (Generated::Powershell, "_agentread.ps1"),
-        (Generated::Elvish, "agentread.elv"),
-    ];
-}
 
 /// The bytes of a completion script or of the man page.
 pub fn generate(what: Generated) -> Vec<u8> {

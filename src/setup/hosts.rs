@@ -22,6 +22,8 @@
 
 use serde_json::{Value, json};
 
+use crate::names::{self, Quoting};
+
 /// The name every host knows the server by.
 const SERVER: &str = "agentread";
 
@@ -131,14 +133,8 @@ fn pretty(value: Value) -> String {
     text
 }
 
-/// `word` as one POSIX shell word: as it is when it has only characters no shell treats
-/// specially, else in single quotes (inside which only `'` needs care: `'\''`).
 fn shell_word(word: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./,:@%+=".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
-        return word.to_string();
-    }
-    format!("'{}'", word.replace('\'', r"'\''"))
+    names::shell_word(word, Quoting::Single)
 }
 
 /// `s` as a TOML basic string: `"` and `\` escaped, and the control characters TOML

@@ -8,7 +8,7 @@ use tree_sitter::{Node, Tree};
 
 use super::collect::Collected;
 use super::def::{Def, last_row};
-use super::rules::Rules;
+use super::rules::{Context, Rules};
 use super::symbol::{OutlineError, Symbol};
 
 /// Definitions nested deeper than this are not listed (their insides still are, as
@@ -42,34 +42,6 @@ struct Frame<'t> {
     opens: bool,
 }
 
-/// What a language's rules may look at besides the node itself.
-pub(super) struct Context<'a, 't> {
-    pub src: &'a [u8],
-    /// The node's ancestors, the root first.
-    ancestors: &'a [Frame<'t>],
-    /// The kind and name of the innermost symbol that encloses the node.
-    pub enclosing: Option<(&'static str, &'a str)>,
-}
-
-impl<'t> Context<'_, 't> {
-    /// The ancestor `up` levels above the node: 1 is its parent.
-    pub fn ancestor(&self, up: usize) -> Option<Node<'t>> {
-        let index = self.ancestors.len().checked_sub(up)?;
-        Some(self.ancestors[index].node)
-    }
-
-    /// How many levels up the lines of a definition start: past each ancestor, nearest
-    /// first, whose kind is one of `wrappers`.
-    pub fn wrapped_by(&self, mut up: usize, wrappers: &[&str]) -> usize {
-        while let Some(node) = self.ancestor(up + 1)
-            && wrappers.contains(&node.kind())
-        {
-            up += 1;
-        }
-        up
-    }
-}
-
 /// The walk's state: the path from the root to the current node, and the symbols.
 struct Walker<'a, 't> {
     src: &'a [u8],
@@ -78,6 +50,8 @@ struct Walker<'a, 't> {
     rules: &'a Rules,
     separator: &'static str,
     frames: Vec<Frame<'t>>,
+    /// The frames' nodes, for the rules' [`Context`].
+    nodes: Vec<Node<'t>>,
     out: &'a mut Collected,
     /// Why the walk must stop early (too many symbols), if it must.
     failed: Option<OutlineError>,
@@ -107,6 +81,7 @@ pub(super) fn symbols(
         rules,
         separator,
         frames: Vec::new(),
+        nodes: Vec::new(),
         out,
         failed: None,
         open: Vec::new(),
@@ -159,6 +134,7 @@ impl<'t> Walker<'_, 't> {
             own_line,
             opens: false,
         });
+        self.nodes.push(node);
         if self.open.len() < MAX_SYMBOL_DEPTH
             && self.failed.is_none()
             && self.rules.may_define(node)
@@ -166,7 +142,7 @@ impl<'t> Walker<'_, 't> {
             let depth = self.frames.len() - 1;
             let context = Context {
                 src: self.src,
-                ancestors: &self.frames[..depth],
+                ancestors: &self.nodes[..depth],
                 enclosing: self.open.last().map(|(index, _)| {
                     let symbol = &self.out.symbols[*index];
                     (symbol.kind, symbol.name.as_str())
@@ -182,6 +158,7 @@ impl<'t> Walker<'_, 't> {
     /// for the sibling that follows.
     fn leave(&mut self) -> Option<Run> {
         let frame = self.frames.pop()?;
+        self.nodes.pop();
         if frame.opens {
             self.open.pop();
         }

@@ -16,7 +16,8 @@ use std::os::unix::ffi::OsStrExt;
 
 use rustix::fs::{AtFlags, Dir, FileType};
 
-use crate::error::Error;
+use crate::error::{self, Error};
+use crate::names;
 use crate::read::{self, Start, Window, WindowSpec};
 use crate::workspace::sandbox::{Kind, Root};
 
@@ -70,8 +71,11 @@ pub fn page(
             label(&entry.name, is_dir)
         })
         .collect();
-    let window = read::entries_page(&entries, first as u64, total as u64, spec)
-        .map_err(|err| read::past_the_end(&err, display, "entry", "entries"))?;
+    // A name with a control character could break the one-entry-a-line listing or drive
+    // the terminal that shows it (SPEC §14).
+    let shown: Vec<String> = entries.iter().map(|e| names::visible(e, false)).collect();
+    let window = read::entries_page(&shown, first as u64, total as u64, spec)
+        .map_err(|err| error::past_the_end(&err, display, "entry", "entries"))?;
     let from = (window.start_line - 1) as usize - first.min((window.start_line - 1) as usize);
     let entries = entries
         .into_iter()

@@ -4,9 +4,9 @@
 
 use tree_sitter::Node;
 
+use super::super::def::{Def, squash, text};
+use super::Context;
 use super::{Spec, named};
-use crate::structure::def::{Def, squash, text};
-use crate::structure::walk::Context;
 
 pub(super) const SPEC: Spec = Spec {
     classify,

@@ -3,9 +3,9 @@
 
 use tree_sitter::Node;
 
+use super::super::def::{Def, text, type_name};
+use super::Context;
 use super::{Spec, named};
-use crate::structure::def::{Def, text, type_name};
-use crate::structure::walk::Context;
 
 pub(super) const SPEC: Spec = Spec {
     classify,

@@ -12,7 +12,34 @@ use tree_sitter::Node;
 
 use super::def::Def;
 use super::language::Language;
-use super::walk::Context;
+
+/// What a language's rules may look at besides the node itself.
+pub struct Context<'a, 't> {
+    pub src: &'a [u8],
+    /// The node's ancestors, the root first.
+    pub ancestors: &'a [Node<'t>],
+    /// The kind and name of the innermost symbol that encloses the node.
+    pub enclosing: Option<(&'static str, &'a str)>,
+}
+
+impl<'t> Context<'_, 't> {
+    /// The ancestor `up` levels above the node: 1 is its parent.
+    pub fn ancestor(&self, up: usize) -> Option<Node<'t>> {
+        let index = self.ancestors.len().checked_sub(up)?;
+        Some(self.ancestors[index])
+    }
+
+    /// How many levels up the lines of a definition start: past each ancestor, nearest
+    /// first, whose kind is one of `wrappers`.
+    pub fn wrapped_by(&self, mut up: usize, wrappers: &[&str]) -> usize {
+        while let Some(node) = self.ancestor(up + 1)
+            && wrappers.contains(&node.kind())
+        {
+            up += 1;
+        }
+        up
+    }
+}
 
 /// Names a definition, or says that a node is none.
 type Classify = fn(Node, &Context) -> Option<Def>;

@@ -4,9 +4,9 @@
 
 use tree_sitter::Node;
 
+use super::super::def::{Def, squash, type_name};
+use super::Context;
 use super::{Spec, named};
-use crate::structure::def::{Def, squash, type_name};
-use crate::structure::walk::Context;
 
 pub(super) const SPEC: Spec = Spec {
     classify,
@@ -62,7 +62,7 @@ fn impl_block(node: Node, cx: &Context) -> Option<Def> {
             .get(node.start_byte()..header_end)
             .unwrap_or_default(),
     );
-    let scope = type_name(crate::structure::def::text(self_type, cx.src), false);
+    let scope = type_name(super::super::def::text(self_type, cx.src), false);
     if header.is_empty() || scope.is_empty() {
         return None;
     }

@@ -1,8 +1,8 @@
 //! C and C++ outlines: functions, structs (typedef'd ones by their typedef name),
 //! unions, enums, classes, namespaces, in-class and out-of-line methods.
 
+use super::super::Language;
 use super::support::check;
-use crate::structure::Language;
 
 /// C functions and types.
 pub(super) const C_SOURCE: &str = r#"

@@ -1,8 +1,8 @@
 //! JavaScript and TypeScript outlines: declarations, functions assigned to a declared
 //! name, classes and their methods, TypeScript's interfaces, enums and namespaces.
 
+use super::super::Language;
 use super::support::check;
-use crate::structure::Language;
 
 /// JavaScript with JSX, generators, private methods.
 pub(super) const JAVASCRIPT: &str = r#"

@@ -1,8 +1,8 @@
 //! Finding a symbol by query: exact qualified names win over last parts, separators
 //! are alike, Markdown by heading text or anchor, suggestions and ambiguity.
 
+use super::super::{Language, Lookup, Symbol, find};
 use super::support::symbols;
-use crate::structure::{Language, Lookup, Symbol, find};
 
 /// The qualified name the query finds, or the lookup itself when it finds none.
 fn found(symbols: &[Symbol], language: Language, query: &str) -> Result<String, Lookup> {

@@ -1,8 +1,8 @@
 //! Go outlines: functions, methods qualified by receiver at depth 0, struct and
 //! interface types and interface methods.
 
+use super::super::Language;
 use super::support::check;
-use crate::structure::Language;
 
 /// Functions, methods, struct and interface types.
 pub(super) const SOURCE: &str = r#"

@@ -1,6 +1,6 @@
 //! Blocks by indentation (SPEC §15 `--enclosing` for files without a language).
 
-use crate::structure::indentation_block;
+use super::super::indentation_block;
 
 /// The block around line `n` of `text`.
 fn block(text: &str, n: usize) -> (usize, usize) {

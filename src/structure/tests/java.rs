@@ -1,8 +1,8 @@
 //! Java outlines: classes, interfaces, enums, records, methods and constructors, with
 //! Javadoc and annotations in their lines.
 
+use super::super::Language;
 use super::support::check;
-use crate::structure::Language;
 
 /// Types, methods and constructors.
 pub(super) const SOURCE: &str = r#"

@@ -1,6 +1,6 @@
 //! Choosing a language by extension or `#!` line, and what each is called.
 
-use crate::structure::{KNOWN_LANGUAGES, Language};
+use super::super::{KNOWN_LANGUAGES, Language};
 
 #[test]
 fn by_extension() {

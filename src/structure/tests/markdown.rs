@@ -1,8 +1,8 @@
 //! Markdown outlines: ATX and setext headings as sections running to the next heading
 //! of the same or a higher level; no heading inside code blocks or front matter.
 
+use super::super::Language;
 use super::support::check;
-use crate::structure::Language;
 
 /// Sections of every level, front matter, code blocks.
 pub(super) const SOURCE: &str = r#"

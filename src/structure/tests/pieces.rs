@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
+use super::super::Language;
+use super::super::outline::outline_in_pieces;
 use super::{clike, ecmascript, go, java, markdown, python, rust};
-use crate::structure::Language;
-use crate::structure::outline::outline_in_pieces;
 
 /// Files whose column-0 lines after blank lines lie inside something else.
 const TRAPS: &[(Language, &str)] = &[

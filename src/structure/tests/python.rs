@@ -1,7 +1,7 @@
 //! Python outlines: classes, methods, nested functions, decorators and comments above.
 
+use super::super::Language;
 use super::support::check;
-use crate::structure::Language;
 
 /// Classes, methods, nested functions, decorators and comments.
 pub(super) const SOURCE: &str = r#"

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 
-use crate::structure::{Language, OutlineError, Symbol, outline};
+use super::super::{Language, OutlineError, Symbol, outline};
 
 /// Every language, TSX included.
 const LANGUAGES: [Language; 10] = [

@@ -1,8 +1,8 @@
 //! Rust outlines: items, impl blocks named by header and their methods qualified by
 //! type, trait methods, nesting, and the comment and attribute lines above.
 
+use super::super::Language;
 use super::support::{check, symbols};
-use crate::structure::Language;
 
 pub(super) const SOURCE: &str = r#"
 //! Crate doc.

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::structure::{Language, Symbol, outline};
+use super::super::{Language, Symbol, outline};
 
 /// The outline of `source` (less one leading line end, so that a fixture's first line
 /// can sit on the line after its opening quote), which must parse in time.
