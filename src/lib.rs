@@ -26,12 +26,12 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use serde_json::Map;
 
-use crate::answer::Answer;
 use crate::args::cli::{self, Cli, Format};
 use crate::args::request::{DEFAULT_MAX_BYTES, Request};
 use crate::args::{params, request, schema};
 use crate::error::Error;
 pub use crate::error::{ErrorCode, exit_status};
+use crate::outcome::Answer;
 /// The sniffer, also reachable at the crate root (the fuzz targets use `agentread::sniff`).
 pub use crate::read::sniff;
 use crate::render::{Context, Printer};

@@ -1,6 +1,8 @@
 //! What reading a target found, as data: what the renderers turn into text, JSON or XML.
 
-use crate::answer::image::Image;
+use serde_json::{Map, Value};
+
+use crate::error::{Error, ErrorCode};
 use crate::read::window::Window;
 
 #[derive(Debug)]
@@ -27,7 +29,7 @@ pub struct MapRead {
     /// The numbered page of the map's lines.
     pub window: Window,
     /// The files with a line on the page.
-    pub files: Vec<crate::answer::map::MapFile>,
+    pub files: Vec<MapFile>,
 }
 
 /// A symbol as answers describe it (`data.symbol`, `data.symbols`).
@@ -82,7 +84,7 @@ pub struct TextRead {
     /// What `#SYMBOL` or `--enclosing` read.
     pub symbol: Option<SymbolInfo>,
     /// The window is of a notebook's or a PDF's view (SPEC §16).
-    pub document: Option<crate::answer::document::Document>,
+    pub document: Option<Document>,
     /// The line a `PATH:N` target names (`data.target_line`), marked on a terminal.
     pub target_line: Option<u64>,
 }
@@ -130,4 +132,95 @@ pub fn window_status(window: &Window) -> Status {
     } else {
         Status::Success
     }
+}
+
+/// The answer for one target.
+#[derive(Debug)]
+pub struct Answer {
+    /// The path as it prints (`<stdin>` for standard input).
+    pub label: String,
+    pub params_input: Map<String, Value>,
+    pub time_ms: u64,
+    pub result: Result<Success, Error>,
+}
+
+impl Answer {
+    pub fn status(&self) -> Status {
+        match &self.result {
+            Err(_) => Status::Error,
+            Ok(Success::Text(read)) => window_status(&read.window),
+            Ok(Success::Directory(listing)) => window_status(&listing.window),
+            Ok(Success::Map(map)) => window_status(&map.window),
+            Ok(Success::Unchanged(_)) => Status::Unchanged,
+            Ok(Success::Image(..)) => Status::Success,
+            Ok(Success::Outline(outline)) => match outline.truncated_by {
+                Some(_) => Status::Partial,
+                None => Status::Success,
+            },
+        }
+    }
+
+    /// The error code when this answer failed.
+    pub fn failure(&self) -> Option<ErrorCode> {
+        self.result.as_ref().err().map(|e| e.code)
+    }
+}
+
+/// What kind of document a file is read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocumentKind {
+    Notebook,
+    Pdf,
+}
+
+impl DocumentKind {
+    /// `data.type`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DocumentKind::Notebook => "notebook",
+            DocumentKind::Pdf => "pdf",
+        }
+    }
+
+    /// The kind of its symbols.
+    pub fn part(self) -> &'static str {
+        match self {
+            DocumentKind::Notebook => "cell",
+            DocumentKind::Pdf => "page",
+        }
+    }
+}
+
+/// What a text read says of the document whose view it read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Document {
+    pub kind: DocumentKind,
+    /// A PDF without a text layer: its footer says so.
+    pub no_text_layer: bool,
+}
+
+/// One file of the map, for `data.files`.
+#[derive(Debug, serde::Serialize)]
+pub struct MapFile {
+    pub path: String,
+    pub language: &'static str,
+    pub symbols: Vec<SymbolInfo>,
+}
+
+/// An image file, as it is sent.
+#[derive(Debug)]
+pub struct Image {
+    /// `PNG`, `JPEG`, `GIF` or `WebP`.
+    pub kind: &'static str,
+    /// The type of `bytes`: the file's, or PNG/JPEG when it was scaled.
+    pub mime_type: &'static str,
+    /// The file's dimensions.
+    pub width: u64,
+    pub height: u64,
+    /// The dimensions of what is sent.
+    pub sent_width: u64,
+    pub sent_height: u64,
+    /// What is sent is a scaled (or re-encoded) copy, not the file.
+    pub scaled: bool,
+    pub bytes: Vec<u8>,
 }

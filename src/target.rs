@@ -73,18 +73,6 @@ pub enum Structure {
 }
 
 impl Plan {
-    /// Whether reading it means parsing: a structure, or a notebook's or PDF's view (a
-    /// PDF may take seconds, however small).
-    pub fn parses(&self, request: &Request) -> bool {
-        match self {
-            Plan::File { how, .. } if *how != How::Lines => true,
-            Plan::File { file, display, .. } => {
-                crate::answer::document_kind(request, file, display).is_ok_and(|k| k.is_some())
-            }
-            _ => false,
-        }
-    }
-
     /// The size of a regular file to read (by its descriptor); None otherwise.
     pub fn file_size(&self) -> Option<u64> {
         match self {

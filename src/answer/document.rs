@@ -6,45 +6,14 @@ use std::io::Read;
 use std::time::Duration;
 
 use crate::args::params::{Wording, name};
+use crate::args::request::Request;
 use crate::error::{Error, ErrorCode, ErrorDetail};
 use crate::formats::notebook;
 use crate::formats::pdf::{self, PdfError};
+use crate::outcome::DocumentKind as Kind;
 
 /// How long extracting a PDF's text may take.
 const PDF_BUDGET: Duration = Duration::from_secs(10);
-
-/// What kind of document a file is read as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Notebook,
-    Pdf,
-}
-
-impl Kind {
-    /// `data.type`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Notebook => "notebook",
-            Kind::Pdf => "pdf",
-        }
-    }
-
-    /// The kind of its symbols.
-    fn part(self) -> &'static str {
-        match self {
-            Kind::Notebook => "cell",
-            Kind::Pdf => "page",
-        }
-    }
-}
-
-/// What a text read says of the document whose view it read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Document {
-    pub kind: Kind,
-    /// A PDF without a text layer: its footer says so.
-    pub no_text_layer: bool,
-}
 
 /// A part of a document: a notebook's cell or a PDF's page, with its lines in the view.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,6 +47,18 @@ pub fn kind_of(file_name: &str, head: &[u8]) -> Option<Kind> {
     }
     let lower = file_name.to_ascii_lowercase();
     lower.ends_with(".ipynb").then_some(Kind::Notebook)
+}
+
+/// Whether the file is read as a document's view (SPEC §16): never with `--raw`.
+pub fn document_kind(request: &Request, file: &File, display: &str) -> Result<Option<Kind>, Error> {
+    if request.raw {
+        return Ok(None);
+    }
+    let mut head = [0u8; 1024];
+    let n =
+        super::image::read_full(file, &mut head, 0).map_err(|e| Error::read_failed(display, &e))?;
+    let file_name = display.rsplit('/').next().unwrap_or(display);
+    Ok(kind_of(file_name, &head[..n]))
 }
 
 /// The largest file read as a document of `kind`.

@@ -7,25 +7,8 @@ use std::os::unix::fs::FileExt;
 
 use crate::error::{Error, ErrorCode};
 use crate::formats::scale::{self, ScaleError};
+use crate::outcome::Image;
 use crate::read::sniff::ImageKind;
-
-/// An image file, as it is sent.
-#[derive(Debug)]
-pub struct Image {
-    /// `PNG`, `JPEG`, `GIF` or `WebP`.
-    pub kind: &'static str,
-    /// The type of `bytes`: the file's, or PNG/JPEG when it was scaled.
-    pub mime_type: &'static str,
-    /// The file's dimensions.
-    pub width: u64,
-    pub height: u64,
-    /// The dimensions of what is sent.
-    pub sent_width: u64,
-    pub sent_height: u64,
-    /// What is sent is a scaled (or re-encoded) copy, not the file.
-    pub scaled: bool,
-    pub bytes: Vec<u8>,
-}
 
 /// The image `file` holds, or None when its first bytes are not one of the four kinds.
 pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Error> {

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use crate::args::request::Request;
-use crate::outcome::SymbolInfo;
+use crate::outcome::{MapFile, SymbolInfo};
 use crate::structure::{self, Language, Symbol};
 use crate::workspace::sandbox::Opened;
 
@@ -26,14 +26,6 @@ const BATCH: usize = 64;
 const MAX_PARSE_BYTES: u64 = crate::answer::structured::MAX_PARSE_BYTES;
 /// How long one file's parse may take.
 const PARSE_BUDGET: Duration = Duration::from_secs(2);
-
-/// One file of the map, for `data.files`.
-#[derive(Debug, serde::Serialize)]
-pub struct MapFile {
-    pub path: String,
-    pub language: &'static str,
-    pub symbols: Vec<SymbolInfo>,
-}
 
 /// The map's lines as a stream, and the files whose lines fall in `keep`.
 pub struct MapReader<'r> {

@@ -6,11 +6,12 @@ use std::fs::File;
 use std::io::{Cursor, Read};
 use std::time::Duration;
 
-use crate::answer::document::{self, Document};
-use crate::answer::{self, read_text};
+use crate::answer::document;
+use crate::answer::text::read_text;
 use crate::args::params::name;
 use crate::args::request::Request;
 use crate::error::{Error, ErrorCode};
+use crate::outcome::Document;
 use crate::outcome::{FileFacts, OutlineRead, Success, SymbolInfo};
 use crate::read::window::{Start, TruncatedBy, WindowSpec, write_cut_marker};
 use crate::read::{self, TextInput};
@@ -32,7 +33,7 @@ pub fn read(
 ) -> Result<Success, Error> {
     let path = facts.path.clone();
     let mut file_bytes = None;
-    if let Some(kind) = answer::document_kind(request, file, &path)? {
+    if let Some(kind) = document::document_kind(request, file, &path)? {
         let bytes = document::read_bytes(file, kind, &path, request.wording)?;
         if let Some(view) = document::view(kind, &bytes, &path, request.wording)? {
             return read_document(request, facts, &bytes, view, spec, structure);

@@ -19,12 +19,12 @@ use rmcp::service::{NotificationContext, RequestContext, RoleServer, ServerIniti
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
 use tokio::sync::Mutex;
 
-use crate::answer::Answer;
 use crate::args::cli::Format;
 use crate::args::params::Wording;
 use crate::args::request::{Request, Settings};
 use crate::args::schema;
 use crate::error::{Error, ErrorCode};
+use crate::outcome::Answer;
 use crate::outcome::Success;
 use crate::render::{self, Context, Printer};
 use crate::workspace::sandbox::Root;
@@ -238,7 +238,7 @@ impl Server {
         if plan
             .file_size()
             .is_some_and(|size| size > 0 && size <= QUICK_READ)
-            && !plan.parses(&request)
+            && !answer::parses(&request, &plan)
         {
             let read = answer::read(&request, plan, None);
             let answer = answer::finish(&request, &target, started, read);

@@ -10,9 +10,9 @@ use serde_json::{Map, Value};
 use super::Context;
 use super::hints;
 use super::utf8;
-use crate::answer::Answer;
 use crate::args::params::Wording;
 use crate::error::{Error, ErrorDetail};
+use crate::outcome::Answer;
 use crate::outcome::{FileFacts, Success, SymbolInfo};
 use crate::read::window::Window;
 
@@ -68,7 +68,7 @@ pub struct Data<'a> {
     pub total_symbols: Option<u64>,
     /// A directory's map: the files on the page.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub files: Option<&'a [crate::answer::map::MapFile]>,
+    pub files: Option<&'a [crate::outcome::MapFile]>,
 }
 
 /// Where the window lies and how to read on.
@@ -350,7 +350,7 @@ pub fn error_text(error: &Error) -> String {
 
 /// `Image 'a/logo.png': PNG, 640x480, 12345 bytes.`, and for a large image what it was
 /// scaled to: `PNG, 4000x3000, scaled to 1568x1176, 812345 bytes.` (the file's bytes).
-pub fn image_summary(image: &crate::answer::image::Image, facts: &FileFacts) -> String {
+pub fn image_summary(image: &crate::outcome::Image, facts: &FileFacts) -> String {
     let scaled = match image.scaled {
         true => format!(", scaled to {}x{}", image.sent_width, image.sent_height),
         false => String::new(),

@@ -2,8 +2,8 @@
 //! `text` field. The command line's wording says `--start-line 501`; the tool's wording
 //! (JSON `text`, `--call`, MCP) says `start_line=501`.
 
-use crate::answer::document::Kind;
 use crate::args::params::{Wording, name};
+use crate::outcome::DocumentKind as Kind;
 use crate::outcome::Success;
 use crate::read::window::{TruncatedBy, Window};
 

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use super::Context;
 use super::envelope::Envelope;
-use crate::answer::Answer;
+use crate::outcome::Answer;
 
 /// The C1 and bidirectional controls, which JSON allows raw, are written `\u202e` (SPEC
 /// §14), in names and content alike.

@@ -8,9 +8,9 @@ pub mod xml;
 
 use std::io::{self, Write};
 
-use crate::answer::Answer;
 use crate::args::cli::Format;
 use crate::args::params::Wording;
+use crate::outcome::Answer;
 
 /// What rendering needs besides the answer.
 #[derive(Debug, Clone)]

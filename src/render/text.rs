@@ -9,10 +9,10 @@ use owo_colors::OwoColorize;
 use super::Context;
 use super::hints;
 use super::utf8;
-use crate::answer::Answer;
 use crate::args::cli::ColorWhen;
 use crate::error::{Error, ErrorCode};
 use crate::names;
+use crate::outcome::Answer;
 use crate::outcome::Success;
 use crate::read::window::Window;
 

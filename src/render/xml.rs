@@ -6,9 +6,9 @@ use std::io::{self, Write};
 use super::Context;
 use super::envelope::{Data, Envelope, ErrorInfo, Stats, WindowData};
 use super::hints;
-use crate::answer::Answer;
-use crate::answer::map::MapFile;
 use crate::error::ErrorDetail;
+use crate::outcome::Answer;
+use crate::outcome::MapFile;
 use crate::outcome::SymbolInfo;
 
 pub fn write(out: &mut impl Write, context: &Context, answer: &Answer) -> io::Result<()> {
