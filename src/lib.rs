@@ -116,28 +116,34 @@ fn serve(request: &Request) -> Option<ErrorCode> {
                 .and_then(|d| request.root.relative(&d)),
         },
         several: request.targets.len() > 1,
-        context_lines: request.window.context.is_some(),
-        wording: request.wording,
+        context_lines: request.call.context.is_some(),
+        wording: request.wording(),
     };
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let mut err = io::stderr().lock();
     let mut printer = Printer::new(&context);
     let mut failure = None;
+    // The command line's PATHs each get the whole budget; the targets of `--call`'s
+    // `paths` share one (SPEC §16).
+    let mut budget = request.settings.max_bytes;
     for target in &request.targets {
-        let answer = match request.all {
+        let answer = match request.all() {
             // Each line is written as it is read: nothing holds the whole file.
             true => {
                 let label = answer::label(request, target);
                 let mut stream = printer.stream(&mut out, &label);
-                let answer = answer::answer(request, target, Some(&mut stream));
+                let answer = answer::answer(request, target, budget, Some(&mut stream));
                 if let Some(e) = stream.failed() {
                     return write_failed(&e, failure);
                 }
                 answer
             }
-            false => answer::answer(request, target, None),
+            false => answer::answer(request, target, budget, None),
         };
         failure = failure.or(answer.failure());
+        if request.shared_budget() {
+            budget = budget.saturating_sub(answer::shown_bytes(&answer)).max(1);
+        }
         // Flushed per answer, so that stdout and stderr keep their order in text mode.
         if let Err(e) = printer
             .print(&mut out, &mut err, &answer)
@@ -161,7 +167,7 @@ fn say_what_was_left_out(
     answer: &Answer,
 ) -> io::Result<()> {
     // A `-C` window is the part of the file that was asked for.
-    if request.hint || request.format != Format::Text || request.window.context.is_some() {
+    if request.hint || request.format != Format::Text || request.call.context.is_some() {
         return Ok(());
     }
     let window = match &answer.result {

@@ -82,43 +82,48 @@ impl Plan {
     }
 }
 
-/// Resolves one target of a request.
-pub fn resolve(request: &Request, target: &crate::args::request::Target) -> Result<Plan, Error> {
+/// Resolves one target of a request; what it shows may take at most `budget` bytes (the
+/// byte budget, or with `paths` what the earlier targets left of it).
+pub fn resolve(
+    request: &Request,
+    target: &crate::args::request::Target,
+    budget: u64,
+) -> Result<Plan, Error> {
     match target {
         crate::args::request::Target::Stdin => {
-            if request.symbol.is_some() || request.outline || request.enclosing {
+            if request.call.symbol.is_some() || request.call.outline || request.call.enclosing {
                 return Err(Error::invalid_param(
                     "Reading by structure (a symbol, the outline, the enclosing block) needs a file, not standard input.",
                 ));
             }
             Ok(Plan::Stdin {
-                spec: spec_for(request, None)?,
+                spec: spec_for(request, None, budget)?,
             })
         }
-        crate::args::request::Target::Path(path) => resolve_path(request, path),
+        crate::args::request::Target::Path(path) => resolve_path(request, path, budget),
     }
 }
 
 /// A PATH as written; when it names nothing, as its `\xHH` spelling of bytes that are
 /// not UTF-8, then as a `PATH:N` reference whose part before `:N` names a file (SPEC §13,
 /// §14).
-fn resolve_path(request: &Request, path: &OsStr) -> Result<Plan, Error> {
+fn resolve_path(request: &Request, path: &OsStr, budget: u64) -> Result<Plan, Error> {
     let first = match request.root.resolve(path) {
-        Ok(resolved) => return plan(request, resolved, Target::Whole),
+        Ok(resolved) => return plan(request, resolved, Target::Whole, budget),
         Err(err) if err.code == ErrorCode::NotFound => err,
         Err(err) => return Err(err),
     };
     if let Some(bytes) = names::unescape(path.as_bytes())
         && let Ok(resolved) = request.root.resolve(OsStr::from_bytes(&bytes))
     {
-        return plan(request, resolved, Target::Whole);
+        return plan(request, resolved, Target::Whole, budget);
     }
     if let Some((file, symbol)) = symbol_ref(path.as_bytes())
         && let Ok(resolved) = request.root.resolve(OsStr::from_bytes(file))
         && matches!(resolved.opened, Opened::File { .. })
     {
         let symbol = String::from_utf8_lossy(symbol).into_owned();
-        return plan(request, resolved, Target::Symbol(symbol));
+        return plan(request, resolved, Target::Symbol(symbol), budget);
     }
     if let Some((file, reference)) = line_ref(path.as_bytes()) {
         let file = OsStr::from_bytes(file);
@@ -128,7 +133,7 @@ fn resolve_path(request: &Request, path: &OsStr) -> Result<Plan, Error> {
             .map_err(|err| with_suggestions(request, err, &request.root.display_of(file)))?;
         // A reference points into a file; `dir:3` names nothing.
         if matches!(resolved.opened, Opened::File { .. }) {
-            return plan(request, resolved, Target::Lines(reference));
+            return plan(request, resolved, Target::Lines(reference), budget);
         }
     }
     Err(with_suggestions(
@@ -155,17 +160,17 @@ enum Target {
     Symbol(String),
 }
 
-fn plan(request: &Request, resolved: Resolved, target: Target) -> Result<Plan, Error> {
+fn plan(request: &Request, resolved: Resolved, target: Target, budget: u64) -> Result<Plan, Error> {
     let reference = match &target {
         Target::Lines(reference) => Some(*reference),
         _ => None,
     };
     let symbol = match target {
         Target::Symbol(symbol) => Some(symbol),
-        _ => request.symbol.clone(),
+        _ => request.call.symbol.clone(),
     };
     let file = matches!(resolved.opened, Opened::File { .. });
-    if request.all && !file {
+    if request.all() && !file {
         return Err(Error::invalid_param(format!(
             "'{}' is a directory; --all reads a file to its end (list the directory without --all).",
             resolved.display
@@ -174,8 +179,8 @@ fn plan(request: &Request, resolved: Resolved, target: Target) -> Result<Plan, E
     let how = how(request, reference, symbol, file)?;
     // A directory's map is paged as lines.
     let spec = match how {
-        How::Structure(_) if file => structure_spec(request),
-        _ => spec_for(request, reference)?,
+        How::Structure(_) if file => structure_spec(request, budget),
+        _ => spec_for(request, reference, budget)?,
     };
     match resolved.opened {
         Opened::File { file, stat } => {
@@ -216,24 +221,24 @@ fn how(
     symbol: Option<String>,
     file: bool,
 ) -> Result<How, Error> {
-    let w = &request.window;
-    let name = |param: &str| request.wording.name(param);
+    let w = &request.call;
+    let name = |param: &str| request.wording().name(param);
     let first = |given: &[(bool, &str)]| {
         given
             .iter()
             .find_map(|(given, param)| given.then(|| name(param)))
     };
-    if !file && (symbol.is_some() || request.enclosing) {
+    if !file && (symbol.is_some() || request.call.enclosing) {
         let what = match symbol {
             Some(_) => "A symbol".to_string(),
             None => name(name::ENCLOSING),
         };
         return Err(Error::invalid_param(format!(
             "{what} reads a file, not a directory: give one of its files, or use {} for a map of the directory.",
-            request.wording.flag(name::OUTLINE)
+            request.wording().flag(name::OUTLINE)
         )));
     }
-    if request.outline && request.enclosing {
+    if request.call.outline && request.call.enclosing {
         return Err(Error::invalid_param(format!(
             "{} and {} cannot be combined: give one of them.",
             name(name::OUTLINE),
@@ -241,7 +246,7 @@ fn how(
         )));
     }
     if let Some(symbol) = symbol {
-        if request.all {
+        if request.all() {
             return Err(Error::invalid_param(
                 "A symbol names its lines itself; --all cannot be combined with it (drop --all to read the symbol, or drop #SYMBOL to read the whole file).",
             ));
@@ -252,13 +257,13 @@ fn how(
             (w.tail.is_some(), name::TAIL),
             (w.context.is_some(), name::CONTEXT),
             (w.start_char.is_some(), name::START_CHAR),
-            (request.enclosing, name::ENCLOSING),
+            (request.call.enclosing, name::ENCLOSING),
         ]) {
             return Err(Error::invalid_param(format!(
                 "A symbol names its lines itself; {flag} cannot be combined with it."
             )));
         }
-        return Ok(match request.outline {
+        return Ok(match request.call.outline {
             true => How::Structure(Structure::Outline {
                 from: 1,
                 to: None,
@@ -267,7 +272,7 @@ fn how(
             false => How::Structure(Structure::Symbol(symbol)),
         });
     }
-    if request.outline {
+    if request.call.outline {
         if let Some(flag) = first(&[
             (w.tail.is_some(), name::TAIL),
             (w.context.is_some(), name::CONTEXT),
@@ -291,7 +296,7 @@ fn how(
             }),
         });
     }
-    if request.enclosing {
+    if request.call.enclosing {
         if let Some(flag) = first(&[
             (w.tail.is_some(), name::TAIL),
             (w.context.is_some(), name::CONTEXT),
@@ -315,7 +320,7 @@ fn how(
             None => Err(Error::invalid_param(format!(
                 "{} needs a line: a PATH:N target (such as src/main.rs:42) or {}.",
                 name(name::ENCLOSING),
-                request.wording.set(&[(name::START_LINE, &"N")])
+                request.wording().set(&[(name::START_LINE, &"N")])
             ))),
         };
     }
@@ -323,13 +328,13 @@ fn how(
 }
 
 /// The window settings a structured read starts from; its lines come from the symbol.
-fn structure_spec(request: &Request) -> WindowSpec {
+fn structure_spec(request: &Request, budget: u64) -> WindowSpec {
     WindowSpec {
         start: Start::Line(1),
-        limit: request.window.limit.unwrap_or(MAX_LIMIT),
+        limit: request.call.limit.unwrap_or(MAX_LIMIT),
         start_char: 1,
         max_line_chars: request.settings.max_line_chars,
-        max_bytes: request.budget(),
+        max_bytes: budget,
         numbers: request.settings.numbers,
         line_endings: request.format != Format::Text,
     }
@@ -396,9 +401,13 @@ pub fn line_ref(path: &[u8]) -> Option<(&[u8], LineRef)> {
 }
 
 /// The window to read for a target: the call's options, or a line reference's.
-fn spec_for(request: &Request, reference: Option<LineRef>) -> Result<WindowSpec, Error> {
-    let w = &request.window;
-    let name = |param: &str| request.wording.name(param);
+fn spec_for(
+    request: &Request,
+    reference: Option<LineRef>,
+    budget: u64,
+) -> Result<WindowSpec, Error> {
+    let w = &request.call;
+    let name = |param: &str| request.wording().name(param);
     let mut spec = WindowSpec {
         start: match w.tail {
             Some(n) => Start::Tail(n),
@@ -407,11 +416,11 @@ fn spec_for(request: &Request, reference: Option<LineRef>) -> Result<WindowSpec,
         limit: w.tail.or(w.limit).unwrap_or(DEFAULT_LIMIT),
         start_char: w.start_char.unwrap_or(1),
         max_line_chars: request.settings.max_line_chars,
-        max_bytes: request.budget(),
+        max_bytes: budget,
         numbers: request.settings.numbers,
         line_endings: request.format != Format::Text,
     };
-    if request.all {
+    if request.all() {
         // Streamed to the end, whole (SPEC §17): no limit, budget or cut applies.
         spec.limit = u64::MAX;
         spec.max_bytes = u64::MAX;
@@ -422,14 +431,14 @@ fn spec_for(request: &Request, reference: Option<LineRef>) -> Result<WindowSpec,
             return Err(Error::invalid_param(format!(
                 "{} needs a PATH:N target (such as src/main.rs:42 with {}).",
                 name(name::CONTEXT),
-                request.wording.set(&[(name::CONTEXT, &5)])
+                request.wording().set(&[(name::CONTEXT, &5)])
             )));
         }
         return Ok(spec);
     };
     let n = reference.line;
     if let Some(end) = reference.end {
-        if request.all {
+        if request.all() {
             return Err(Error::invalid_param(format!(
                 "A PATH:N-M target names its last line; --all reads to the end of the file (use PATH:{n} --all to read from line {n} to the end, or drop --all)."
             )));

@@ -51,7 +51,7 @@ pub fn kind_of(file_name: &str, head: &[u8]) -> Option<Kind> {
 
 /// Whether the file is read as a document's view (SPEC §16): never with `--raw`.
 pub fn document_kind(request: &Request, file: &File, display: &str) -> Result<Option<Kind>, Error> {
-    if request.raw {
+    if request.call.raw {
         return Ok(None);
     }
     let mut head = [0u8; 1024];

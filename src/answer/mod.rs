@@ -38,28 +38,44 @@ pub fn parses(request: &Request, plan: &Plan) -> bool {
     }
 }
 
-/// Resolves and reads one target of a request. With `paths` (SPEC §16), what it shows
-/// is taken from the byte budget the next target gets; each gets at least one byte, so
-/// that it shows its first line (cut to fit, as any line too long for the budget is).
-/// With a `sink` (`--all`), the lines are written to it as they are read.
-pub fn answer(request: &Request, target: &Target, sink: Option<&mut dyn LineSink>) -> Answer {
+/// Resolves and reads one target of a request, showing at most `budget` bytes. With a
+/// `sink` (`--all`), the lines are written to it as they are read.
+pub fn answer(
+    request: &Request,
+    target: &Target,
+    budget: u64,
+    sink: Option<&mut dyn LineSink>,
+) -> Answer {
     let started = Instant::now();
-    let result = target::resolve(request, target).and_then(|plan| read(request, plan, sink));
-    let answer = finish(request, target, started, result);
-    if request.shared_budget {
-        let shown = match &answer.result {
-            Ok(Success::Text(read)) => read.window.content.len(),
-            Ok(Success::Directory(listing)) => listing.window.content.len(),
-            Ok(Success::Map(map)) => map.window.content.len(),
-            Ok(Success::Outline(outline)) => outline.content.len(),
-            _ => 0,
-        };
-        let left = request.budget().saturating_sub(shown as u64);
-        request
-            .max_bytes
-            .store(left.max(1), std::sync::atomic::Ordering::Relaxed);
+    let result =
+        target::resolve(request, target, budget).and_then(|plan| read(request, plan, sink));
+    finish(request, target, started, result)
+}
+
+/// Answers every target of a `paths` call (SPEC §16) in turn, within one byte budget:
+/// what each shows is taken from what the next gets; each gets at least one byte, so that
+/// it shows its first line (cut to fit, as any line too long for the budget is).
+pub fn answer_all(request: &Request) -> Vec<Answer> {
+    let mut budget = request.settings.max_bytes;
+    let mut answers = Vec::with_capacity(request.targets.len());
+    for target in &request.targets {
+        let answer = answer(request, target, budget, None);
+        budget = budget.saturating_sub(shown_bytes(&answer)).max(1);
+        answers.push(answer);
     }
-    answer
+    answers
+}
+
+/// The bytes of content an answer shows.
+pub fn shown_bytes(answer: &Answer) -> u64 {
+    let shown = match &answer.result {
+        Ok(Success::Text(read)) => read.window.content.len(),
+        Ok(Success::Directory(listing)) => listing.window.content.len(),
+        Ok(Success::Map(map)) => map.window.content.len(),
+        Ok(Success::Outline(outline)) => outline.content.len(),
+        _ => 0,
+    };
+    shown as u64
 }
 
 /// How a target prints (`<stdin>` for standard input).
@@ -213,7 +229,7 @@ fn read_file(
     check_size(request, &facts)?;
     let size = facts.size_bytes;
     let display = facts.path.as_str();
-    if request.images
+    if request.images()
         && let Some(image) = image::read(file, size, display).transpose()
     {
         return image.map(|image| Success::Image(image, facts));
@@ -235,8 +251,8 @@ fn read_document(
     spec: &WindowSpec,
     asked_line: Option<u64>,
 ) -> Result<Success, Error> {
-    let bytes = document::read_bytes(file, kind, &facts.path, request.wording)?;
-    let Some(view) = document::view(kind, &bytes, &facts.path, request.wording)? else {
+    let bytes = document::read_bytes(file, kind, &facts.path, request.wording())?;
+    let Some(view) = document::view(kind, &bytes, &facts.path, request.wording())? else {
         let input = read::TextInput::Stream(Cursor::new(bytes));
         return read_text(request, facts, input, spec, asked_line, None, None);
     };

@@ -34,8 +34,8 @@ pub fn read(
     let path = facts.path.clone();
     let mut file_bytes = None;
     if let Some(kind) = document::document_kind(request, file, &path)? {
-        let bytes = document::read_bytes(file, kind, &path, request.wording)?;
-        if let Some(view) = document::view(kind, &bytes, &path, request.wording)? {
+        let bytes = document::read_bytes(file, kind, &path, request.wording())?;
+        if let Some(view) = document::view(kind, &bytes, &path, request.wording())? {
             return read_document(request, facts, &bytes, view, spec, structure);
         }
         // Not a notebook after all: its text, as any file's.
@@ -55,7 +55,7 @@ pub fn read(
         |evidence| {
             let found = crate::read::sniff::recognise(head);
             let what = found.map(|found| {
-                crate::answer::refusal::recognised(&found, Some(&path), request.wording)
+                crate::answer::refusal::recognised(&found, Some(&path), request.wording())
             });
             Error::binary_as(&path, evidence.into(), what)
         },
@@ -67,7 +67,12 @@ pub fn read(
             let language = known(language, &path, request)?;
             let symbols = parse(language, &bytes, &path, request)?;
             let find = |query: &str| lookup(&symbols, language, query, &path);
-            let page = Page { from, to, within };
+            let page = Page {
+                from,
+                to,
+                within,
+                budget: spec.max_bytes,
+            };
             outline(
                 request,
                 facts,
@@ -145,7 +150,12 @@ fn read_document(
     };
     match structure {
         Structure::Outline { from, to, within } => {
-            let page = Page { from, to, within };
+            let page = Page {
+                from,
+                to,
+                within,
+                budget: spec.max_bytes,
+            };
             outline(
                 request,
                 facts,
@@ -243,7 +253,7 @@ fn too_large_to_parse(path: &str, request: &Request) -> Error {
         format!(
             "File '{path}' is larger than 8 MiB, the most that is parsed for its structure; line windows still work ({}).",
             request
-                .wording
+                .wording()
                 .set(&[(name::START_LINE, &"N"), (name::LIMIT, &"M")])
         ),
     )
@@ -253,7 +263,7 @@ fn known(language: Option<Language>, path: &str, request: &Request) -> Result<La
     language.ok_or_else(|| {
         Error::invalid_param(format!(
             "'{path}' is not in a language whose structure is known ({KNOWN_LANGUAGES}); {} reads any file's lines.",
-            request.wording.set(&[(name::START_LINE, &"N")])
+            request.wording().set(&[(name::START_LINE, &"N")])
         ))
     })
 }
@@ -270,7 +280,7 @@ fn parse(
             format!(
                 "The structure of '{path}' cannot be read: {why}; line windows still work ({}).",
                 request
-                    .wording
+                    .wording()
                     .set(&[(name::START_LINE, &"N"), (name::LIMIT, &"M")])
             ),
         )
@@ -385,6 +395,8 @@ struct Page {
     from: u64,
     to: Option<u64>,
     within: Option<String>,
+    /// The bytes its lines may take.
+    budget: u64,
 }
 
 /// A page of the file's outline: the symbols `page` selects, at most `--limit` of them
@@ -399,7 +411,12 @@ fn outline(
     find: &dyn Fn(&str) -> Result<usize, Error>,
 ) -> Result<Success, Error> {
     let path = facts.path.clone();
-    let Page { from, to, within } = page;
+    let Page {
+        from,
+        to,
+        within,
+        budget,
+    } = page;
     let (from, to, min_depth) = match &within {
         Some(query) => {
             let parent = &symbols[find(query)?];
@@ -424,7 +441,7 @@ fn outline(
         .filter(|s| s.start_line >= from && s.start_line <= to && s.depth >= min_depth)
         .collect();
     let limit = request
-        .window
+        .call
         .limit
         .unwrap_or(crate::args::params::DEFAULT_LIMIT) as usize;
     let line_texts: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
@@ -451,7 +468,7 @@ fn outline(
     for symbol in &page {
         let range = format!("{}-{}", symbol.start_line, symbol.end_line);
         let line = format!("{range:>width$} | {}\n", text_of(symbol.def_line));
-        if !shown.is_empty() && (content.len() + line.len()) as u64 > request.budget() {
+        if !shown.is_empty() && (content.len() + line.len()) as u64 > budget {
             truncated_by = Some(TruncatedBy::Bytes);
             break;
         }

@@ -120,7 +120,7 @@ pub fn read_text<R: Read>(
                     *size = file.and_then(crate::answer::image::dimensions);
                 }
                 let at = (!is_stream).then_some(path);
-                crate::answer::refusal::recognised(&found, at, request.wording)
+                crate::answer::refusal::recognised(&found, at, request.wording())
             });
             Error::binary_as(path, evidence.into(), what)
         }
@@ -165,7 +165,7 @@ pub fn read_text<R: Read>(
         Some(_) => None,
         None => structure::Language::detect(file_name, b"").map(|l| l.name()),
     };
-    if request.if_changed.is_some() && request.if_changed == facts.content_hash {
+    if request.call.if_changed.is_some() && request.call.if_changed == facts.content_hash {
         return Ok(Success::Unchanged(Unchanged { facts }));
     }
     Ok(Success::Text(TextRead {
@@ -193,7 +193,7 @@ fn past_line(start_line: u64, total_lines: u64, path: &str) -> Error {
 /// How messages name the size limit: the flag, or for tool calls the server's setting
 /// (which the caller cannot pass).
 fn max_file_size(request: &Request) -> String {
-    match request.wording {
+    match request.wording() {
         Wording::Cli => "--max-file-size".to_string(),
         Wording::Tool => "the server's max_file_size".to_string(),
     }

@@ -1,7 +1,7 @@
 //! The tool's parameters (SPEC §7): one table, from which the command line's per-call
 //! flags, the parsing of `--call` and MCP arguments, `context.params_input`, the message
 //! that refuses an unknown key and the tool schema are all derived. A new parameter is one
-//! entry of [`PARAMS`] plus a field of [`Given`] and its behaviour.
+//! entry of [`PARAMS`] plus a field of [`CallParams`] and its behaviour.
 
 use clap::{Arg, ArgAction, ArgMatches, Command, ValueHint};
 use serde_json::{Map, Value, json};
@@ -42,7 +42,7 @@ pub mod name {
 /// The tool parameters of one call, each checked on its own (their combination is checked
 /// by `request`). `None` and `false`: not given.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Given {
+pub struct CallParams {
     /// `path` in a tool call (the command line's PATHs are positional).
     pub path: Option<String>,
     /// `paths`: several targets in one call (SPEC §16), 1 to [`MAX_PATHS`].
@@ -91,32 +91,32 @@ pub struct Param {
     pub kind: Kind,
 }
 
-/// A parameter's type, its bounds, and the field of [`Given`] it fills.
+/// A parameter's type, its bounds, and the field of [`CallParams`] it fills.
 pub enum Kind {
     Integer {
         min: u64,
         max: u64,
         default: Option<u64>,
-        field: fn(&mut Given) -> &mut Option<u64>,
+        field: fn(&mut CallParams) -> &mut Option<u64>,
     },
     Flag {
-        field: fn(&mut Given) -> &mut bool,
+        field: fn(&mut CallParams) -> &mut bool,
     },
     /// A string, checked by `check` (which gets the name as the caller spelled it).
     Text {
         pattern: Option<&'static str>,
         check: fn(&str, &str) -> Result<String, Error>,
         expected: &'static str,
-        field: fn(&mut Given) -> &mut Option<String>,
+        field: fn(&mut CallParams) -> &mut Option<String>,
     },
     /// A list of 1 to `max` strings.
     List {
         max: usize,
-        field: fn(&mut Given) -> &mut Option<Vec<String>>,
+        field: fn(&mut CallParams) -> &mut Option<Vec<String>>,
     },
     /// `[start, end]`, `end` -1 for the end of the file.
     Range {
-        field: fn(&mut Given) -> &mut Option<ViewRange>,
+        field: fn(&mut CallParams) -> &mut Option<ViewRange>,
     },
 }
 
@@ -414,7 +414,7 @@ impl Param {
     }
 
     /// Checks one value of a tool call (`key` is the name the caller used) into `given`.
-    fn take_json(&self, key: &str, value: &Value, given: &mut Given) -> Result<(), Error> {
+    fn take_json(&self, key: &str, value: &Value, given: &mut CallParams) -> Result<(), Error> {
         match &self.kind {
             Kind::Integer {
                 min, max, field, ..
@@ -450,7 +450,7 @@ impl Param {
     }
 
     /// Checks one value of the command line into `given`.
-    fn take_cli(&self, raw: &CliValue, given: &mut Given) -> Result<(), Error> {
+    fn take_cli(&self, raw: &CliValue, given: &mut CallParams) -> Result<(), Error> {
         let flag = self.flag();
         match (&self.kind, raw) {
             (Kind::Flag { field }, _) => *field(given) = true,
@@ -619,8 +619,8 @@ fn string_list(key: &str, value: &Value, max: usize) -> Result<Vec<String>, Erro
 
 /// A tool call's arguments, each checked on its own. Unknown keys, and one parameter given
 /// under two names, are refused; `null` is a parameter left out (frameworks send it).
-pub fn from_json(object: &Map<String, Value>) -> Result<Given, Error> {
-    let mut given = Given::default();
+pub fn from_json(object: &Map<String, Value>) -> Result<CallParams, Error> {
+    let mut given = CallParams::default();
     let mut seen: Vec<(&str, &str)> = Vec::new();
     for (key, value) in object {
         let Some(param) = by_key(key) else {
@@ -663,9 +663,9 @@ impl CliParams {
         self.given.first().map(|(p, _)| p.flag())
     }
 
-    /// Checks each value into one `Given`.
-    pub fn check(&self) -> Result<Given, Error> {
-        let mut given = Given::default();
+    /// Checks each value into one `CallParams`.
+    pub fn check(&self) -> Result<CallParams, Error> {
+        let mut given = CallParams::default();
         for (param, raw) in &self.given {
             param.take_cli(raw, &mut given)?;
         }

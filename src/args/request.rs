@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::args::cli::{Cli, ColorWhen, Format};
-use crate::args::params::{self, MAX_LIMIT, Wording, name};
+use crate::args::params::{self, CallParams, MAX_LIMIT, Wording, name};
 use crate::error::Error;
 use crate::names;
 use crate::read::numbers::NumberStyle;
@@ -83,57 +83,62 @@ impl Settings {
 #[derive(Debug)]
 pub struct Request {
     pub targets: Vec<Target>,
-    pub window: WindowParams,
+    /// The call's parameters, each checked and their combination resolved (`end_line` and
+    /// `view_range` become `start_line` and `limit`): the one typed value every stage
+    /// reads them from.
+    pub call: CallParams,
+    /// Where the request came from, which decides how it is worded and answered.
+    pub mode: Mode,
     pub format: Format,
     pub color: ColorWhen,
     pub hint: bool,
-    pub hash: bool,
-    pub if_changed: Option<String>,
     pub root: Arc<Root>,
     pub settings: Arc<Settings>,
     /// The tool parameters as the caller gave them, for `context.params_input`.
     pub params: Params,
-    /// PNG, JPEG, GIF and WebP files are answered as images (the MCP server).
-    pub images: bool,
-    /// Flags on the command line; tool parameters for `--call` and MCP.
-    pub wording: Wording,
     /// How to decode: the call's `encoding`, else `--encoding`.
     pub encoding: EncodingChoice,
-    /// `symbol` of a tool call (`PATH#SYMBOL` is part of the target).
-    pub symbol: Option<String>,
-    pub outline: bool,
-    pub enclosing: bool,
-    /// `--raw`: notebooks and PDFs as their bytes, not their view (SPEC §16).
-    pub raw: bool,
-    /// The byte budget of the next target: `--max-bytes`, or with `paths` what the
-    /// earlier targets left of it (SPEC §16).
-    pub max_bytes: std::sync::atomic::AtomicU64,
-    /// `paths` was given: the targets share one byte budget.
-    pub shared_budget: bool,
-    /// `--all` (the command line only): every line to the end, streamed, none cut.
-    pub all: bool,
 }
 
-/// The window options a call gave, before a target says what they apply to.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct WindowParams {
-    pub start_line: Option<u64>,
-    pub limit: Option<u64>,
-    pub tail: Option<u64>,
-    pub start_char: Option<u64>,
-    /// `-C K`: lines around a `PATH:N` target.
-    pub context: Option<u64>,
+/// Where a request came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The command line's PATHs and flags; `all` is `--all` (every line to the end,
+    /// streamed, none cut).
+    CommandLine { all: bool },
+    /// `--call`: a tool call's JSON arguments on the command line.
+    Call,
+    /// A `tools/call` of the MCP server.
+    Mcp,
 }
 
 impl Request {
-    /// The byte budget of the next target.
-    pub fn budget(&self) -> u64 {
-        self.max_bytes.load(std::sync::atomic::Ordering::Relaxed)
-    }
-
     /// The file's hash is computed when it is reported or compared.
     pub fn wants_hash(&self) -> bool {
-        self.hash || self.if_changed.is_some()
+        self.call.hash || self.call.if_changed.is_some()
+    }
+
+    /// Flags on the command line; tool parameters for `--call` and MCP.
+    pub fn wording(&self) -> Wording {
+        match self.mode {
+            Mode::CommandLine { .. } => Wording::Cli,
+            Mode::Call | Mode::Mcp => Wording::Tool,
+        }
+    }
+
+    /// PNG, JPEG, GIF and WebP files are answered as images (the MCP server).
+    pub fn images(&self) -> bool {
+        self.mode == Mode::Mcp
+    }
+
+    /// `--all` (the command line only).
+    pub fn all(&self) -> bool {
+        self.mode == Mode::CommandLine { all: true }
+    }
+
+    /// `paths` was given: the targets share one byte budget (SPEC §16).
+    pub fn shared_budget(&self) -> bool {
+        self.call.paths.is_some()
     }
 }
 
@@ -192,21 +197,11 @@ pub struct Rejected {
     pub params: Map<String, Value>,
 }
 
-/// The tool parameters of either source, their combination checked.
-#[derive(Debug, Default)]
-struct ToolParams {
-    paths: Vec<Target>,
-    /// `paths` was given: one byte budget for all of them (SPEC §16).
-    several: bool,
-    window: WindowParams,
-    hash: bool,
-    if_changed: Option<String>,
-    /// The call's `encoding`, over the setting.
-    encoding: Option<EncodingChoice>,
-    symbol: Option<String>,
-    outline: bool,
-    enclosing: bool,
-    raw: bool,
+/// A call's parameters with the targets they name.
+#[derive(Debug)]
+struct Checked {
+    targets: Vec<Target>,
+    call: CallParams,
 }
 
 impl Request {
@@ -229,7 +224,7 @@ impl Request {
                 params: given,
             })
         };
-        let tool = match &cli.call {
+        let checked = match &cli.call {
             Some(call) => {
                 let json = if call == "-" {
                     read_stdin().map_err(|e| {
@@ -254,8 +249,8 @@ impl Request {
                         &params,
                     ));
                 }
-                let tool = tool_params_from_call(&object, false).map_err(|e| reject(e, &params))?;
-                if call == "-" && tool.paths.contains(&Target::Stdin) {
+                let checked = check_call(&object, false).map_err(|e| reject(e, &params))?;
+                if call == "-" && checked.targets.contains(&Target::Stdin) {
                     return Err(reject(
                         Error::invalid_param(
                             "Standard input already carries the --call JSON; it cannot also be the path.",
@@ -263,43 +258,33 @@ impl Request {
                         &params,
                     ));
                 }
-                tool
+                checked
             }
             None => {
                 params.per_path = true;
                 params.given = cli.tool.params_input();
-                let tool = tool_params_from_cli(&cli).map_err(|e| reject(e, &params))?;
-                check_all(&cli, &tool, format).map_err(|e| reject(e, &params))?;
-                tool
+                let checked = check_cli(&cli).map_err(|e| reject(e, &params))?;
+                check_all(&cli, &checked.call, format).map_err(|e| reject(e, &params))?;
+                checked
             }
         };
-        let built = check_paths(&tool)
+        let built = check_paths(&checked.targets)
             .and_then(|()| Settings::from_cli(&cli))
             .and_then(|settings| Ok((settings, open_root(cli.root.clone())?)));
         let (settings, root) = built.map_err(|e| reject(e, &params))?;
         Ok(Request {
-            targets: tool.paths,
-            window: tool.window,
+            targets: checked.targets,
             format,
             color: cli.color,
             hint: !cli.no_hint,
-            hash: tool.hash,
-            if_changed: tool.if_changed,
             root: Arc::new(root),
             params,
-            images: false,
-            wording: match cli.call {
-                Some(_) => Wording::Tool,
-                None => Wording::Cli,
+            mode: match cli.call {
+                Some(_) => Mode::Call,
+                None => Mode::CommandLine { all: cli.all },
             },
-            encoding: tool.encoding.unwrap_or(settings.encoding),
-            symbol: tool.symbol,
-            outline: tool.outline,
-            enclosing: tool.enclosing,
-            raw: tool.raw,
-            max_bytes: std::sync::atomic::AtomicU64::new(settings.max_bytes),
-            shared_budget: tool.several,
-            all: cli.all,
+            encoding: encoding_of(&checked.call, &settings),
+            call: checked.call,
             settings: Arc::new(settings),
         })
     }
@@ -307,27 +292,27 @@ impl Request {
     /// A tool call's arguments (the MCP server's `tools/call`), checked once. The root is
     /// chosen after, from the path ([`ToolCall::path`]); see [`ToolCall::request`].
     pub fn tool_call(object: &Map<String, Value>) -> Result<ToolCall, Error> {
-        let tool = tool_params_from_call(object, true)?;
-        check_paths(&tool)?;
-        if tool.paths.contains(&Target::Stdin) {
+        let checked = check_call(object, true)?;
+        check_paths(&checked.targets)?;
+        if checked.targets.contains(&Target::Stdin) {
             return Err(Error::invalid_param(
                 "Standard input carries the protocol here; '-' cannot be read as a path.",
             ));
         }
-        Ok(ToolCall { tool })
+        Ok(ToolCall { checked })
     }
 }
 
 /// A tool call's parameters, checked, waiting for the root to answer in.
 #[derive(Debug)]
 pub struct ToolCall {
-    tool: ToolParams,
+    checked: Checked,
 }
 
 impl ToolCall {
     /// The path the call reads.
     pub fn path(&self) -> Option<&OsStr> {
-        self.tool.paths.iter().find_map(|t| match t {
+        self.checked.targets.iter().find_map(|t| match t {
             Target::Path(p) => Some(p.as_os_str()),
             Target::Stdin => None,
         })
@@ -341,28 +326,26 @@ impl ToolCall {
         root: Arc<Root>,
     ) -> Request {
         Request {
-            targets: self.tool.paths,
-            window: self.tool.window,
+            targets: self.checked.targets,
             format: Format::Json,
             color: ColorWhen::Never,
             hint: true,
-            hash: self.tool.hash,
-            if_changed: self.tool.if_changed,
             root,
             params: Params::of_call(object),
-            images: true,
-            wording: Wording::Tool,
-            encoding: self.tool.encoding.unwrap_or(settings.encoding),
-            symbol: self.tool.symbol,
-            outline: self.tool.outline,
-            enclosing: self.tool.enclosing,
-            raw: self.tool.raw,
-            max_bytes: std::sync::atomic::AtomicU64::new(settings.max_bytes),
-            shared_budget: self.tool.several,
-            all: false,
+            mode: Mode::Mcp,
+            encoding: encoding_of(&self.checked.call, &settings),
+            call: self.checked.call,
             settings,
         }
     }
+}
+
+/// The call's `encoding` (a label the table checked), else the setting's.
+fn encoding_of(call: &CallParams, settings: &Settings) -> EncodingChoice {
+    call.encoding
+        .as_deref()
+        .and_then(EncodingChoice::from_label)
+        .unwrap_or(settings.encoding)
 }
 
 fn target_of(path: &OsString) -> Target {
@@ -372,13 +355,13 @@ fn target_of(path: &OsString) -> Target {
     }
 }
 
-fn check_paths(tool: &ToolParams) -> Result<(), Error> {
-    if tool.paths.is_empty() {
+fn check_paths(targets: &[Target]) -> Result<(), Error> {
+    if targets.is_empty() {
         return Err(Error::invalid_param(
             "No PATH given. Usage: agentread [OPTIONS] [PATH]... (a file or directory, or - for standard input; see --help).",
         ));
     }
-    if tool.paths.iter().filter(|t| **t == Target::Stdin).count() > 1 {
+    if targets.iter().filter(|t| **t == Target::Stdin).count() > 1 {
         return Err(Error::invalid_param(
             "Standard input ('-') can be read only once per call.",
         ));
@@ -415,7 +398,7 @@ fn cli_window_flag(cli: &Cli) -> Option<String> {
 
 /// `--all` reads every line from the start line to the end, whole, and streams it as
 /// text: what bounds, cuts or replaces the window cannot be combined with it (SPEC §17).
-fn check_all(cli: &Cli, tool: &ToolParams, format: Format) -> Result<(), Error> {
+fn check_all(cli: &Cli, call: &CallParams, format: Format) -> Result<(), Error> {
     if !cli.all {
         return Ok(());
     }
@@ -428,7 +411,7 @@ fn check_all(cli: &Cli, tool: &ToolParams, format: Format) -> Result<(), Error> 
             "--all streams the text format; --format {name} cannot be combined with it (page through the file with --start-line and --limit instead)."
         )));
     }
-    let w = &tool.window;
+    let w = call;
     let conflict = [
         (w.limit.is_some(), "--limit", "drop one of them"),
         (
@@ -457,12 +440,12 @@ fn check_all(cli: &Cli, tool: &ToolParams, format: Format) -> Result<(), Error> 
             "use PATH:N --all to read from line N to the end",
         ),
         (
-            tool.if_changed.is_some(),
+            call.if_changed.is_some(),
             "--if-changed",
             "drop one of them",
         ),
-        (tool.outline, "--outline", "drop one of them"),
-        (tool.enclosing, "--enclosing", "drop one of them"),
+        (call.outline, "--outline", "drop one of them"),
+        (call.enclosing, "--enclosing", "drop one of them"),
     ]
     .into_iter()
     .find(|(given, ..)| *given);
@@ -487,28 +470,12 @@ pub fn mcp_conflict(cli: &Cli) -> Option<String> {
     .or_else(|| cli_window_flag(cli))
 }
 
-fn tool_params_from_cli(cli: &Cli) -> Result<ToolParams, Error> {
-    let given = cli.tool.check()?;
-    let paths = cli.paths.iter().map(target_of).collect();
-    let window = WindowParams {
-        start_line: given.start_line,
-        limit: given.limit,
-        tail: given.tail,
-        start_char: given.start_char,
-        context: given.context,
-    };
-    check_tail(&window, ["--tail", "--start-line", "--start-char"])?;
-    Ok(ToolParams {
-        paths,
-        several: false,
-        window,
-        hash: given.hash,
-        if_changed: given.if_changed,
-        encoding: None,
-        symbol: None,
-        outline: given.outline,
-        enclosing: given.enclosing,
-        raw: given.raw,
+fn check_cli(cli: &Cli) -> Result<Checked, Error> {
+    let call = cli.tool.check()?;
+    check_tail(&call, ["--tail", "--start-line", "--start-char"])?;
+    Ok(Checked {
+        targets: cli.paths.iter().map(target_of).collect(),
+        call,
     })
 }
 
@@ -526,17 +493,16 @@ fn parse_call_object(json: &str) -> Result<Map<String, Value>, Error> {
 
 /// A tool call's arguments: each checked by the parameter table, then their combination.
 /// `mcp`: the call came from an MCP client, which knows no `--call`.
-fn tool_params_from_call(object: &Map<String, Value>, mcp: bool) -> Result<ToolParams, Error> {
-    let given = params::from_json(object)?;
-    let several = given.paths.is_some();
-    let paths = match (given.path, given.paths) {
+fn check_call(object: &Map<String, Value>, mcp: bool) -> Result<Checked, Error> {
+    let mut call = params::from_json(object)?;
+    let paths = match (&call.path, &call.paths) {
         (Some(_), Some(_)) => {
             return Err(Error::invalid_param(
                 "path and paths cannot be combined: give one file as path, or several as paths.",
             ));
         }
-        (Some(path), None) => vec![path],
-        (None, Some(paths)) => paths,
+        (Some(path), None) => std::slice::from_ref(path),
+        (None, Some(paths)) => paths.as_slice(),
         (None, None) => {
             return Err(Error::invalid_param(match mcp {
                 true => {
@@ -546,47 +512,23 @@ fn tool_params_from_call(object: &Map<String, Value>, mcp: bool) -> Result<ToolP
             }));
         }
     };
-    let mut tool = ToolParams {
-        several,
-        paths: paths
-            .into_iter()
-            .map(|path| match path.as_str() {
-                "-" => Target::Stdin,
-                _ => Target::Path(path.into()),
-            })
-            .collect(),
-        window: WindowParams {
-            start_line: given.start_line,
-            limit: given.limit,
-            tail: given.tail,
-            start_char: given.start_char,
-            context: given.context,
-        },
-        hash: given.hash,
-        if_changed: given.if_changed,
-        encoding: given
-            .encoding
-            .as_deref()
-            .and_then(EncodingChoice::from_label),
-        symbol: given.symbol,
-        outline: given.outline,
-        enclosing: given.enclosing,
-        raw: given.raw,
-    };
-    check_tail(
-        &tool.window,
-        [name::TAIL, name::START_LINE, name::START_CHAR],
-    )?;
-    let w = &mut tool.window;
-    let range = match (given.end_line, given.view_range) {
+    let targets = paths
+        .iter()
+        .map(|path| match path.as_str() {
+            "-" => Target::Stdin,
+            _ => Target::Path(path.into()),
+        })
+        .collect();
+    check_tail(&call, [name::TAIL, name::START_LINE, name::START_CHAR])?;
+    let range = match (call.end_line, call.view_range) {
         (Some(_), Some(_)) => {
             return Err(Error::invalid_param(
                 "end_line and view_range cannot be combined: give one of them.",
             ));
         }
-        (Some(end), None) => Some((name::END_LINE, w.start_line.unwrap_or(1), Some(end))),
+        (Some(end), None) => Some((name::END_LINE, call.start_line.unwrap_or(1), Some(end))),
         (None, Some((start, end))) => {
-            if w.start_line.is_some() {
+            if call.start_line.is_some() {
                 return Err(Error::invalid_param(
                     "view_range names its first line itself; start_line cannot be combined with it.",
                 ));
@@ -597,8 +539,8 @@ fn tool_params_from_call(object: &Map<String, Value>, mcp: bool) -> Result<ToolP
     };
     if let Some((name, start, end)) = range {
         if let Some(other) = [
-            (w.limit.is_some(), name::LIMIT),
-            (w.tail.is_some(), name::TAIL),
+            (call.limit.is_some(), name::LIMIT),
+            (call.tail.is_some(), name::TAIL),
         ]
         .into_iter()
         .find_map(|(given, n)| given.then_some(n))
@@ -607,7 +549,7 @@ fn tool_params_from_call(object: &Map<String, Value>, mcp: bool) -> Result<ToolP
                 "{name} cannot be combined with {other}: give one of them."
             )));
         }
-        w.start_line = Some(start);
+        call.start_line = Some(start);
         if let Some(end) = end {
             if end < start {
                 return Err(Error::invalid_param(format!(
@@ -620,15 +562,15 @@ fn tool_params_from_call(object: &Map<String, Value>, mcp: bool) -> Result<ToolP
                     end - start + 1
                 )));
             }
-            w.limit = Some(end - start + 1);
+            call.limit = Some(end - start + 1);
         }
     }
-    Ok(tool)
+    Ok(Checked { targets, call })
 }
 
 /// `--tail` names its own lines: no start line or start character with it. `names` are
 /// the three parameters as the caller spells them (flags or tool parameters).
-fn check_tail(window: &WindowParams, names: [&str; 3]) -> Result<(), Error> {
+fn check_tail(window: &CallParams, names: [&str; 3]) -> Result<(), Error> {
     let [tail, start_line, start_char] = names;
     if window.tail.is_some() && (window.start_line.is_some() || window.start_char.is_some()) {
         return Err(Error::invalid_param(format!(
@@ -697,10 +639,10 @@ mod tests {
     fn call_aliases_map_to_one_parameter() {
         let object =
             parse_call_object(r#"{"file_path":"a.rs","offset":5,"max_lines":"7"}"#).unwrap();
-        let tool = tool_params_from_call(&object, false).unwrap();
-        assert_eq!(tool.paths, vec![Target::Path("a.rs".into())]);
+        let checked = check_call(&object, false).unwrap();
+        assert_eq!(checked.targets, vec![Target::Path("a.rs".into())]);
         assert_eq!(
-            (tool.window.start_line, tool.window.limit),
+            (checked.call.start_line, checked.call.limit),
             (Some(5), Some(7))
         );
     }

@@ -220,11 +220,11 @@ impl Server {
             return failed(&arguments, error, started, settings);
         };
         let request = call.request(arguments, settings.clone(), root.root.clone());
-        if request.shared_budget {
+        if request.shared_budget() {
             return self.answer_several(request, root, started).await;
         }
         let target = request.targets[0].clone();
-        let plan = match target::resolve(&request, &target) {
+        let plan = match target::resolve(&request, &target, settings.max_bytes) {
             Ok(plan) => plan,
             Err(error) => {
                 let answer = answer::finish(&request, &target, started, Err(error));
@@ -272,11 +272,7 @@ impl Server {
         let settings = self.settings.clone();
         let params = request.params.for_target(&request.targets[0]);
         tokio::task::spawn_blocking(move || {
-            let answers: Vec<Answer> = request
-                .targets
-                .iter()
-                .map(|target| answer::answer(&request, target, None))
-                .collect();
+            let answers: Vec<Answer> = answer::answer_all(&request);
             several_results(&answers, &settings, &root)
         })
         .await
