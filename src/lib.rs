@@ -34,7 +34,7 @@ pub use crate::error::{ErrorCode, exit_status};
 use crate::outcome::Answer;
 /// The sniffer, also reachable at the crate root (the fuzz targets use `agentread::sniff`).
 pub use crate::read::sniff;
-use crate::render::{Context, Printer};
+use crate::render::{Printer, Style};
 use crate::setup::{generate, hosts};
 
 /// Runs agentread on `args` (the program name first) and returns the first failure, if
@@ -101,7 +101,7 @@ fn serve(request: &Request) -> Option<ErrorCode> {
     let terminal = io::stdout().is_terminal();
     let text = request.format == Format::Text;
     let no_color = std::env::var_os("NO_COLOR");
-    let context = Context {
+    let context = Style {
         format: request.format,
         max_bytes: request.settings.max_bytes,
         hint: request.hint,
@@ -263,7 +263,7 @@ fn reject(
         time_ms: 0,
         result: Err(error),
     };
-    let context = Context {
+    let context = Style {
         format,
         max_bytes: DEFAULT_MAX_BYTES,
         hint: true,

@@ -12,7 +12,7 @@ use rustix::fs::Stat;
 
 use crate::args::cli::Format;
 use crate::args::params::{DEFAULT_LIMIT, MAX_LIMIT, name};
-use crate::args::request::Request;
+use crate::args::request::{Request, Target};
 use crate::error::{Error, ErrorCode};
 use crate::names;
 use crate::read::window::{Start, WindowSpec};
@@ -84,13 +84,9 @@ impl Plan {
 
 /// Resolves one target of a request; what it shows may take at most `budget` bytes (the
 /// byte budget, or with `paths` what the earlier targets left of it).
-pub fn resolve(
-    request: &Request,
-    target: &crate::args::request::Target,
-    budget: u64,
-) -> Result<Plan, Error> {
+pub fn resolve(request: &Request, target: &Target, budget: u64) -> Result<Plan, Error> {
     match target {
-        crate::args::request::Target::Stdin => {
+        Target::Stdin => {
             if request.call.symbol.is_some() || request.call.outline || request.call.enclosing {
                 return Err(Error::invalid_param(
                     "Reading by structure (a symbol, the outline, the enclosing block) needs a file, not standard input.",
@@ -100,7 +96,7 @@ pub fn resolve(
                 spec: spec_for(request, None, budget)?,
             })
         }
-        crate::args::request::Target::Path(path) => resolve_path(request, path, budget),
+        Target::Path(path) => resolve_path(request, path, budget),
     }
 }
 
@@ -109,21 +105,21 @@ pub fn resolve(
 /// §14).
 fn resolve_path(request: &Request, path: &OsStr, budget: u64) -> Result<Plan, Error> {
     let first = match request.root.resolve(path) {
-        Ok(resolved) => return plan(request, resolved, Target::Whole, budget),
+        Ok(resolved) => return plan(request, resolved, Part::Whole, budget),
         Err(err) if err.code == ErrorCode::NotFound => err,
         Err(err) => return Err(err),
     };
     if let Some(bytes) = names::unescape(path.as_bytes())
         && let Ok(resolved) = request.root.resolve(OsStr::from_bytes(&bytes))
     {
-        return plan(request, resolved, Target::Whole, budget);
+        return plan(request, resolved, Part::Whole, budget);
     }
     if let Some((file, symbol)) = symbol_ref(path.as_bytes())
         && let Ok(resolved) = request.root.resolve(OsStr::from_bytes(file))
         && matches!(resolved.opened, Opened::File { .. })
     {
         let symbol = String::from_utf8_lossy(symbol).into_owned();
-        return plan(request, resolved, Target::Symbol(symbol), budget);
+        return plan(request, resolved, Part::Symbol(symbol), budget);
     }
     if let Some((file, reference)) = line_ref(path.as_bytes()) {
         let file = OsStr::from_bytes(file);
@@ -133,7 +129,7 @@ fn resolve_path(request: &Request, path: &OsStr, budget: u64) -> Result<Plan, Er
             .map_err(|err| with_suggestions(request, err, &request.root.display_of(file)))?;
         // A reference points into a file; `dir:3` names nothing.
         if matches!(resolved.opened, Opened::File { .. }) {
-            return plan(request, resolved, Target::Lines(reference), budget);
+            return plan(request, resolved, Part::Lines(reference), budget);
         }
     }
     Err(with_suggestions(
@@ -154,19 +150,19 @@ fn with_suggestions(request: &Request, err: Error, display: &str) -> Error {
 }
 
 /// What the target's spelling names in the file.
-enum Target {
+enum Part {
     Whole,
     Lines(LineRef),
     Symbol(String),
 }
 
-fn plan(request: &Request, resolved: Resolved, target: Target, budget: u64) -> Result<Plan, Error> {
-    let reference = match &target {
-        Target::Lines(reference) => Some(*reference),
+fn plan(request: &Request, resolved: Resolved, part: Part, budget: u64) -> Result<Plan, Error> {
+    let reference = match &part {
+        Part::Lines(reference) => Some(*reference),
         _ => None,
     };
-    let symbol = match target {
-        Target::Symbol(symbol) => Some(symbol),
+    let symbol = match part {
+        Part::Symbol(symbol) => Some(symbol),
         _ => request.call.symbol.clone(),
     };
     let file = matches!(resolved.opened, Opened::File { .. });

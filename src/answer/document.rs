@@ -2,7 +2,6 @@
 //! view and its symbols (cells, pages), and the errors a document's reading can meet.
 
 use std::fs::File;
-use std::io::Read;
 use std::time::Duration;
 
 use crate::args::params::{Wording, name};
@@ -10,7 +9,7 @@ use crate::args::request::Request;
 use crate::error::{Error, ErrorCode, ErrorDetail};
 use crate::formats::notebook;
 use crate::formats::pdf::{self, PdfError};
-use crate::outcome::DocumentKind as Kind;
+use crate::outcome::DocumentKind;
 
 /// How long extracting a PDF's text may take.
 const PDF_BUDGET: Duration = Duration::from_secs(10);
@@ -30,7 +29,7 @@ pub struct Part {
 /// A document's view.
 #[derive(Debug)]
 pub struct View {
-    pub kind: Kind,
+    pub kind: DocumentKind,
     /// Every line ends in `\n`.
     pub text: String,
     pub parts: Vec<Part>,
@@ -40,17 +39,21 @@ pub struct View {
 
 /// Whether `file_name` and the file's first bytes make it a document. A PDF is known by
 /// its `%PDF-` header (within the first KiB, as readers allow), a notebook by its name.
-pub fn kind_of(file_name: &str, head: &[u8]) -> Option<Kind> {
+pub fn kind_of(file_name: &str, head: &[u8]) -> Option<DocumentKind> {
     let start = &head[..head.len().min(1024)];
     if memchr::memmem::find(start, b"%PDF-").is_some() {
-        return Some(Kind::Pdf);
+        return Some(DocumentKind::Pdf);
     }
     let lower = file_name.to_ascii_lowercase();
-    lower.ends_with(".ipynb").then_some(Kind::Notebook)
+    lower.ends_with(".ipynb").then_some(DocumentKind::Notebook)
 }
 
 /// Whether the file is read as a document's view (SPEC §16): never with `--raw`.
-pub fn document_kind(request: &Request, file: &File, display: &str) -> Result<Option<Kind>, Error> {
+pub fn document_kind(
+    request: &Request,
+    file: &File,
+    display: &str,
+) -> Result<Option<DocumentKind>, Error> {
     if request.call.raw {
         return Ok(None);
     }
@@ -62,31 +65,29 @@ pub fn document_kind(request: &Request, file: &File, display: &str) -> Result<Op
 }
 
 /// The largest file read as a document of `kind`.
-fn max_bytes(kind: Kind) -> u64 {
+fn max_bytes(kind: DocumentKind) -> u64 {
     match kind {
-        Kind::Notebook => notebook::MAX_NOTEBOOK_BYTES,
-        Kind::Pdf => pdf::MAX_PDF_BYTES as u64,
+        DocumentKind::Notebook => notebook::MAX_NOTEBOOK_BYTES,
+        DocumentKind::Pdf => pdf::MAX_PDF_BYTES as u64,
     }
 }
 
 /// Reads `file` whole, up to the bound for its kind.
-pub fn read_bytes(file: &File, kind: Kind, path: &str, wording: Wording) -> Result<Vec<u8>, Error> {
-    let bound = max_bytes(kind);
-    let mut bytes = Vec::new();
-    (&mut &*file)
-        .take(bound + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::read_failed(path, &e))?;
-    if bytes.len() as u64 > bound {
-        return Err(too_large(kind, path, wording));
-    }
-    Ok(bytes)
+pub fn read_bytes(
+    file: &File,
+    kind: DocumentKind,
+    path: &str,
+    wording: Wording,
+) -> Result<Vec<u8>, Error> {
+    crate::read::up_to(file, max_bytes(kind))
+        .map_err(|e| Error::read_failed(path, &e))?
+        .ok_or_else(|| too_large(kind, path, wording))
 }
 
-fn too_large(kind: Kind, path: &str, wording: Wording) -> Error {
+fn too_large(kind: DocumentKind, path: &str, wording: Wording) -> Error {
     let (what, bound) = match kind {
-        Kind::Notebook => ("notebook", "64 MiB"),
-        Kind::Pdf => ("PDF", "256 MiB"),
+        DocumentKind::Notebook => ("notebook", "64 MiB"),
+        DocumentKind::Pdf => ("PDF", "256 MiB"),
     };
     Error::new(
         ErrorCode::SizeLimitExceeded,
@@ -99,9 +100,14 @@ fn too_large(kind: Kind, path: &str, wording: Wording) -> Error {
 
 /// The view of a document's bytes. None: a notebook that is not valid nbformat-4 JSON,
 /// which is then read as plain text.
-pub fn view(kind: Kind, bytes: &[u8], path: &str, wording: Wording) -> Result<Option<View>, Error> {
+pub fn view(
+    kind: DocumentKind,
+    bytes: &[u8],
+    path: &str,
+    wording: Wording,
+) -> Result<Option<View>, Error> {
     match kind {
-        Kind::Notebook => Ok(notebook::view(bytes).map(|view| View {
+        DocumentKind::Notebook => Ok(notebook::view(bytes).map(|view| View {
             kind,
             parts: view
                 .cells
@@ -117,7 +123,7 @@ pub fn view(kind: Kind, bytes: &[u8], path: &str, wording: Wording) -> Result<Op
             text: view.text,
             no_text_layer: false,
         })),
-        Kind::Pdf => {
+        DocumentKind::Pdf => {
             let text = pdf::extract(bytes, PDF_BUDGET).map_err(|e| pdf_error(e, path, wording))?;
             let parts = pdf::page_lines(&text)
                 .into_iter()
@@ -190,10 +196,10 @@ mod tests {
 
     #[test]
     fn documents_are_known_by_header_or_name() {
-        assert_eq!(kind_of("a.bin", b"%PDF-1.7\n"), Some(Kind::Pdf));
-        assert_eq!(kind_of("a.pdf", b"junk\n%PDF-1.4"), Some(Kind::Pdf));
+        assert_eq!(kind_of("a.bin", b"%PDF-1.7\n"), Some(DocumentKind::Pdf));
+        assert_eq!(kind_of("a.pdf", b"junk\n%PDF-1.4"), Some(DocumentKind::Pdf));
         assert_eq!(kind_of("a.pdf", b"not a pdf"), None);
-        assert_eq!(kind_of("A.IPYNB", b"{"), Some(Kind::Notebook));
+        assert_eq!(kind_of("A.IPYNB", b"{"), Some(DocumentKind::Notebook));
         assert_eq!(kind_of("a.json", b"{"), None);
     }
 

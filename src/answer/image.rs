@@ -80,13 +80,13 @@ pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Erro
 
 /// The four kinds an MCP host can show, from the header: its name, MIME type and the
 /// scaler's kind.
-pub fn kind_of(head: &[u8]) -> Option<(&'static str, &'static str, scale::Kind)> {
+pub fn kind_of(head: &[u8]) -> Option<(&'static str, &'static str, scale::Codec)> {
     let kind = ImageKind::of(head)?;
     let format = match kind {
-        ImageKind::Png => scale::Kind::Png,
-        ImageKind::Jpeg => scale::Kind::Jpeg,
-        ImageKind::Gif => scale::Kind::Gif,
-        ImageKind::Webp => scale::Kind::Webp,
+        ImageKind::Png => scale::Codec::Png,
+        ImageKind::Jpeg => scale::Codec::Jpeg,
+        ImageKind::Gif => scale::Codec::Gif,
+        ImageKind::Webp => scale::Codec::Webp,
     };
     Some((kind.name(), kind.mime_type(), format))
 }

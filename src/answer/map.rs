@@ -13,7 +13,6 @@ use std::ops::RangeInclusive;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
 
 use crate::args::request::Request;
 use crate::outcome::{MapFile, SymbolInfo};
@@ -23,9 +22,7 @@ use crate::workspace::sandbox::Opened;
 /// Files parsed together, one batch after another.
 const BATCH: usize = 64;
 /// A file over this size is listed without its symbols, as `--outline` would refuse it.
-const MAX_PARSE_BYTES: u64 = crate::answer::structured::MAX_PARSE_BYTES;
-/// How long one file's parse may take.
-const PARSE_BUDGET: Duration = Duration::from_secs(2);
+use crate::answer::structured::{MAX_PARSE_BYTES, PARSE_BUDGET};
 
 /// The map's lines as a stream, and the files whose lines fall in `keep`.
 pub struct MapReader<'r> {
@@ -245,18 +242,11 @@ fn symbols_of(request: &Request, path: &str, language: Language) -> Option<Vec<S
     if denied {
         return None;
     }
-    let mut bytes = Vec::new();
-    if (&file)
-        .take(MAX_PARSE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .is_err()
-        || bytes.len() as u64 > MAX_PARSE_BYTES
-    {
+    let Ok(Some(bytes)) = crate::read::up_to(&file, MAX_PARSE_BYTES) else {
         return Some(Vec::new());
-    }
-    let head = &bytes[..bytes.len().min(8192)];
+    };
     let name = path.rsplit('/').next().unwrap_or(path);
-    if crate::read::sniff::classify(head, bytes.len() <= 8192, name, request.encoding).is_err() {
+    if crate::read::sniff::classify_whole(&bytes, name, request.encoding).is_err() {
         return Some(Vec::new());
     }
     let Ok(symbols) = structure::outline(language, &bytes, PARSE_BUDGET) else {

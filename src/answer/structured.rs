@@ -3,7 +3,7 @@
 //! so that a plain window never loads a grammar.
 
 use std::fs::File;
-use std::io::{Cursor, Read};
+use std::io::Cursor;
 use std::time::Duration;
 
 use crate::answer::document;
@@ -21,7 +21,7 @@ use crate::target::Structure;
 /// The largest file that is parsed.
 pub const MAX_PARSE_BYTES: u64 = 8 << 20;
 /// How long a parse may take.
-const PARSE_BUDGET: Duration = Duration::from_secs(2);
+pub const PARSE_BUDGET: Duration = Duration::from_secs(2);
 
 /// Reads what `structure` asks of `file`.
 pub fn read(
@@ -50,9 +50,9 @@ pub fn read(
     };
     let file_name = path.rsplit('/').next().unwrap_or(&path);
     // The same refusals as a window's: binary files are not parsed.
-    let head = &bytes[..bytes.len().min(8192)];
-    crate::read::sniff::classify(head, bytes.len() <= 8192, file_name, request.encoding).map_err(
+    crate::read::sniff::classify_whole(&bytes, file_name, request.encoding).map_err(
         |evidence| {
+            let head = &bytes[..bytes.len().min(crate::read::sniff::SNIFF_LEN)];
             let found = crate::read::sniff::recognise(head);
             let what = found.map(|found| {
                 crate::answer::refusal::recognised(&found, Some(&path), request.wording())
@@ -233,18 +233,11 @@ fn innermost(symbols: &[Symbol], line: u64) -> Option<SymbolInfo> {
         .map(info)
 }
 
-/// The file's bytes, up to [`MAX_PARSE_BYTES`] (read to the end: a size of 0 proves
-/// nothing).
+/// The file's bytes, up to [`MAX_PARSE_BYTES`].
 fn read_bounded(file: &File, path: &str, request: &Request) -> Result<Vec<u8>, Error> {
-    let mut bytes = Vec::new();
-    (&mut &*file)
-        .take(MAX_PARSE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::read_failed(path, &e))?;
-    if bytes.len() as u64 > MAX_PARSE_BYTES {
-        return Err(too_large_to_parse(path, request));
-    }
-    Ok(bytes)
+    read::up_to(file, MAX_PARSE_BYTES)
+        .map_err(|e| Error::read_failed(path, &e))?
+        .ok_or_else(|| too_large_to_parse(path, request))
 }
 
 fn too_large_to_parse(path: &str, request: &Request) -> Error {

@@ -152,6 +152,11 @@ pub struct Cli {
     #[arg(long)]
     pub no_hint: bool,
 
+    /// With --mcp: how long a client's answer to roots/list is awaited, in seconds
+    /// (fractions allowed) [default: 10]
+    #[arg(long, value_name = "SECS", hide = true)]
+    pub roots_timeout: Option<f64>,
+
     /// Take the parameters as a tool call's JSON arguments; `-` reads them from standard input
     #[arg(long, value_name = "JSON", value_hint = ValueHint::Other)]
     pub call: Option<String>,

@@ -88,11 +88,11 @@ pub struct Param {
     /// Listed in the tool schema; the others are accepted without being advertised.
     pub advertised: bool,
     pub required: bool,
-    pub kind: Kind,
+    pub kind: ParamType,
 }
 
 /// A parameter's type, its bounds, and the field of [`CallParams`] it fills.
-pub enum Kind {
+pub enum ParamType {
     Integer {
         min: u64,
         max: u64,
@@ -135,7 +135,7 @@ pub static PARAMS: &[Param] = &[
         description: "File or directory to read, relative to the workspace root or absolute inside it.",
         advertised: true,
         required: false,
-        kind: Kind::Text {
+        kind: ParamType::Text {
             pattern: None,
             check: |_, path| Ok(path.to_string()),
             expected: "a string",
@@ -152,7 +152,7 @@ pub static PARAMS: &[Param] = &[
         description: "Instead of path: 1 to 50 files to read in one call, each written as path would be (a.rs:10-20, a.rs#Window.render), answered in turn within one byte budget.",
         advertised: true,
         required: false,
-        kind: Kind::List {
+        kind: ParamType::List {
             max: MAX_PATHS,
             field: |g| &mut g.paths,
         },
@@ -167,7 +167,7 @@ pub static PARAMS: &[Param] = &[
         description: "First line to show, 1-based.",
         advertised: true,
         required: false,
-        kind: Kind::Integer {
+        kind: ParamType::Integer {
             min: 1,
             max: u64::MAX,
             default: Some(1),
@@ -184,7 +184,7 @@ pub static PARAMS: &[Param] = &[
         description: "Most lines to show.",
         advertised: true,
         required: false,
-        kind: Kind::Integer {
+        kind: ParamType::Integer {
             min: 1,
             max: MAX_LIMIT,
             default: Some(DEFAULT_LIMIT),
@@ -201,7 +201,7 @@ pub static PARAMS: &[Param] = &[
         description: "Show the last N lines, with their true numbers, instead of a start line. Not with start_line or start_char.",
         advertised: true,
         required: false,
-        kind: Kind::Integer {
+        kind: ParamType::Integer {
             min: 1,
             max: MAX_LIMIT,
             default: None,
@@ -218,7 +218,7 @@ pub static PARAMS: &[Param] = &[
         description: "Begin the first line at this character, to read on inside a long line that was cut.",
         advertised: true,
         required: false,
-        kind: Kind::Integer {
+        kind: ParamType::Integer {
             min: 1,
             max: u64::MAX,
             default: Some(1),
@@ -235,7 +235,7 @@ pub static PARAMS: &[Param] = &[
         description: "With a PATH:N target, K lines before and after line N.",
         advertised: false,
         required: false,
-        kind: Kind::Integer {
+        kind: ParamType::Integer {
             min: 0,
             max: MAX_CONTEXT,
             default: None,
@@ -252,7 +252,7 @@ pub static PARAMS: &[Param] = &[
         description: "Report stats.content_hash, the BLAKE3 hash of the file's bytes.",
         advertised: true,
         required: false,
-        kind: Kind::Flag {
+        kind: ParamType::Flag {
             field: |g| &mut g.hash,
         },
     },
@@ -266,7 +266,7 @@ pub static PARAMS: &[Param] = &[
         description: "A content_hash from an earlier read: if the file still has it, the answer is status 'unchanged' without content.",
         advertised: true,
         required: false,
-        kind: Kind::Text {
+        kind: ParamType::Text {
             pattern: Some("^[0-9a-f]{64}$"),
             check: check_hash,
             expected: "a 64-digit lowercase hex hash",
@@ -283,7 +283,7 @@ pub static PARAMS: &[Param] = &[
         description: "Last line to show, 1-based and inclusive (in place of limit).",
         advertised: false,
         required: false,
-        kind: Kind::Integer {
+        kind: ParamType::Integer {
             min: 1,
             max: u64::MAX,
             default: None,
@@ -300,7 +300,7 @@ pub static PARAMS: &[Param] = &[
         description: "[start, end], 1-based and inclusive, end -1 for the end of the file (in place of limit).",
         advertised: false,
         required: false,
-        kind: Kind::Range {
+        kind: ParamType::Range {
             field: |g| &mut g.view_range,
         },
     },
@@ -314,7 +314,7 @@ pub static PARAMS: &[Param] = &[
         description: "Read one function, class, method or Markdown section by name (Window.render, render, or a heading), instead of guessing its lines; path names the file. Not with start_line, tail, context or start_char.",
         advertised: true,
         required: false,
-        kind: Kind::Text {
+        kind: ParamType::Text {
             pattern: None,
             check: |_, symbol| Ok(symbol.to_string()),
             expected: "a string",
@@ -331,7 +331,7 @@ pub static PARAMS: &[Param] = &[
         description: "List the file's symbols (functions, classes, methods, Markdown sections) with their line ranges instead of its lines: use it first on a large source file, then read one symbol. On a directory, a map of its source files.",
         advertised: true,
         required: false,
-        kind: Kind::Flag {
+        kind: ParamType::Flag {
             field: |g| &mut g.outline,
         },
     },
@@ -345,7 +345,7 @@ pub static PARAMS: &[Param] = &[
         description: "With a path like a.rs:120 or start_line=120, read the whole function, method or class that holds that line (as a stack trace's frame points at it).",
         advertised: true,
         required: false,
-        kind: Kind::Flag {
+        kind: ParamType::Flag {
             field: |g| &mut g.enclosing,
         },
     },
@@ -359,7 +359,7 @@ pub static PARAMS: &[Param] = &[
         description: "Read a notebook as its JSON text and a PDF as the binary file it is, instead of their readable view.",
         advertised: true,
         required: false,
-        kind: Kind::Flag {
+        kind: ParamType::Flag {
             field: |g| &mut g.raw,
         },
     },
@@ -373,7 +373,7 @@ pub static PARAMS: &[Param] = &[
         description: "How to decode the file: utf-8 (the default), auto (detect), or a WHATWG label such as windows-1252, shift_jis, gbk or utf-16le.",
         advertised: true,
         required: false,
-        kind: Kind::Text {
+        kind: ParamType::Text {
             pattern: None,
             check: check_encoding,
             expected: "an encoding name",
@@ -406,7 +406,7 @@ impl Param {
             None => arg,
         };
         Some(match self.kind {
-            Kind::Flag { .. } => arg.action(ArgAction::SetTrue),
+            ParamType::Flag { .. } => arg.action(ArgAction::SetTrue),
             // Values are taken as text and checked here, so that the command line and
             // tool calls share one set of checks and messages.
             _ => arg.value_name(self.value_name).value_hint(ValueHint::Other),
@@ -416,10 +416,10 @@ impl Param {
     /// Checks one value of a tool call (`key` is the name the caller used) into `given`.
     fn take_json(&self, key: &str, value: &Value, given: &mut CallParams) -> Result<(), Error> {
         match &self.kind {
-            Kind::Integer {
+            ParamType::Integer {
                 min, max, field, ..
             } => *field(given) = Some(json_bounded(key, value, *min, *max)?),
-            Kind::Flag { field } => {
+            ParamType::Flag { field } => {
                 *field(given) = match value {
                     Value::Bool(b) => *b,
                     Value::String(s) if s == "true" || s == "false" => s == "true",
@@ -430,7 +430,7 @@ impl Param {
                     }
                 }
             }
-            Kind::Text {
+            ParamType::Text {
                 check,
                 expected,
                 field,
@@ -443,8 +443,8 @@ impl Param {
                 };
                 *field(given) = Some(check(key, text)?);
             }
-            Kind::List { max, field } => *field(given) = Some(string_list(key, value, *max)?),
-            Kind::Range { field } => *field(given) = Some(parse_view_range(value)?),
+            ParamType::List { max, field } => *field(given) = Some(string_list(key, value, *max)?),
+            ParamType::Range { field } => *field(given) = Some(parse_view_range(value)?),
         }
         Ok(())
     }
@@ -453,21 +453,24 @@ impl Param {
     fn take_cli(&self, raw: &CliValue, given: &mut CallParams) -> Result<(), Error> {
         let flag = self.flag();
         match (&self.kind, raw) {
-            (Kind::Flag { field }, _) => *field(given) = true,
+            (ParamType::Flag { field }, _) => *field(given) = true,
             (
-                Kind::Integer {
+                ParamType::Integer {
                     min, max, field, ..
                 },
                 CliValue::Text(raw),
             ) => {
                 *field(given) = Some(cli_bounded(&flag, raw, *min, *max)?);
             }
-            (Kind::Text { check, field, .. }, CliValue::Text(raw)) => {
+            (ParamType::Text { check, field, .. }, CliValue::Text(raw)) => {
                 *field(given) = Some(check(&flag, raw)?);
             }
             // Ranges and bare flags have no command-line spelling that reaches here.
             (
-                Kind::Integer { .. } | Kind::Text { .. } | Kind::List { .. } | Kind::Range { .. },
+                ParamType::Integer { .. }
+                | ParamType::Text { .. }
+                | ParamType::List { .. }
+                | ParamType::Range { .. },
                 _,
             ) => {}
         }
@@ -477,7 +480,7 @@ impl Param {
     /// The parameter's JSON Schema.
     fn schema(&self) -> Value {
         let mut schema = match &self.kind {
-            Kind::Integer {
+            ParamType::Integer {
                 min, max, default, ..
             } => {
                 let mut s = json!({"type": "integer", "minimum": min});
@@ -489,18 +492,18 @@ impl Param {
                 }
                 s
             }
-            Kind::Flag { .. } => json!({"type": "boolean", "default": false}),
-            Kind::Text { pattern, .. } => {
+            ParamType::Flag { .. } => json!({"type": "boolean", "default": false}),
+            ParamType::Text { pattern, .. } => {
                 let mut s = json!({"type": "string"});
                 if let Some(pattern) = pattern {
                     s["pattern"] = json!(pattern);
                 }
                 s
             }
-            Kind::List { max, .. } => json!({
+            ParamType::List { max, .. } => json!({
                 "type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": max
             }),
-            Kind::Range { .. } => json!({
+            ParamType::Range { .. } => json!({
                 "type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2
             }),
         };
@@ -681,7 +684,7 @@ impl CliParams {
                 let value = match raw {
                     CliValue::Flag => Value::Bool(true),
                     CliValue::Text(raw) => match param.kind {
-                        Kind::Integer { .. } => match raw.parse::<u64>() {
+                        ParamType::Integer { .. } => match raw.parse::<u64>() {
                             Ok(n) => Value::from(n),
                             Err(_) => match raw.parse::<i64>() {
                                 Ok(n) => Value::from(n),
@@ -715,7 +718,7 @@ impl clap::FromArgMatches for CliParams {
         let mut given = Vec::new();
         for param in PARAMS.iter().filter(|p| p.long.is_some()) {
             match param.kind {
-                Kind::Flag { .. } => {
+                ParamType::Flag { .. } => {
                     if matches.get_flag(param.name) {
                         given.push((param, CliValue::Flag));
                     }
@@ -912,7 +915,7 @@ mod tests {
     #[test]
     fn help_lines_say_the_defaults_and_bounds() {
         for param in PARAMS.iter().filter(|p| p.long.is_some()) {
-            if let Kind::Integer {
+            if let ParamType::Integer {
                 min, max, default, ..
             } = param.kind
             {

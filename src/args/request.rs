@@ -29,7 +29,12 @@ pub struct Settings {
     pub max_file_size: Option<SizeLimit>,
     pub encoding: EncodingChoice,
     pub deny: DenyPolicy,
+    /// How long the MCP server awaits a client's `roots/list` answer.
+    pub roots_timeout: std::time::Duration,
 }
+
+/// The default of `--roots-timeout`.
+const ROOTS_TIMEOUT_SECS: f64 = 10.0;
 
 impl Settings {
     pub fn from_cli(cli: &Cli) -> Result<Settings, Error> {
@@ -68,7 +73,18 @@ impl Settings {
             .map(str::to_string)
             .collect();
         let deny = DenyPolicy::new(&environment, &cli.deny, cli.deny_secrets)?;
+        let roots_timeout = match cli.roots_timeout.unwrap_or(ROOTS_TIMEOUT_SECS) {
+            secs if secs.is_finite() && (0.0..=3600.0).contains(&secs) => {
+                std::time::Duration::from_secs_f64(secs)
+            }
+            secs => {
+                return Err(Error::invalid_param(format!(
+                    "Invalid value '{secs}' for --roots-timeout: expected seconds from 0 to 3600."
+                )));
+            }
+        };
         Ok(Settings {
+            roots_timeout,
             max_line_chars,
             max_bytes,
             numbers: cli.numbers,

@@ -30,7 +30,7 @@ const JPEG_QUALITY: u8 = 85;
 
 /// The four image formats an MCP host shows, as recognised from their first bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum Codec {
     Png,
     Jpeg,
     Gif,
@@ -82,7 +82,7 @@ impl std::error::Error for ScaleError {}
 /// EXIF that told viewers to rotate); a GIF gives its first frame.
 pub fn scale_if_needed(
     bytes: &[u8],
-    kind: Kind,
+    kind: Codec,
     width: u32,
     height: u32,
 ) -> Result<Option<Scaled>, ScaleError> {
@@ -93,7 +93,7 @@ pub fn scale_if_needed(
         return Ok(None);
     }
     let image = decode(bytes, kind)?;
-    let jpeg = kind == Kind::Jpeg;
+    let jpeg = kind == Codec::Jpeg;
     let (width, height) = (image.width(), image.height());
     let mut resizer = Resizer::new();
     let mut side = MAX_SIDE;
@@ -152,12 +152,12 @@ fn fit(width: u32, height: u32, side: u32) -> (u32, u32) {
 /// (PNG text and ICC chunks, which a zlib bomb could otherwise inflate; a GIF frame).
 /// Decoders whose buffers `Limits` does not govern keep them proportional to the pixels:
 /// a progressive JPEG holds 2 bytes a sample of coefficients, lossless WebP 4 bytes a pixel.
-fn decode(bytes: &[u8], kind: Kind) -> Result<DynamicImage, ScaleError> {
+fn decode(bytes: &[u8], kind: Codec) -> Result<DynamicImage, ScaleError> {
     let format = match kind {
-        Kind::Png => ImageFormat::Png,
-        Kind::Jpeg => ImageFormat::Jpeg,
-        Kind::Gif => ImageFormat::Gif,
-        Kind::Webp => ImageFormat::WebP,
+        Codec::Png => ImageFormat::Png,
+        Codec::Jpeg => ImageFormat::Jpeg,
+        Codec::Gif => ImageFormat::Gif,
+        Codec::Webp => ImageFormat::WebP,
     };
     let mut limits = Limits::default();
     limits.max_alloc = Some(DECODER_WORKING_BYTES);
@@ -265,7 +265,7 @@ mod tests {
         image
     }
 
-    fn scale(bytes: &[u8], kind: Kind) -> Result<Option<Scaled>, ScaleError> {
+    fn scale(bytes: &[u8], kind: Codec) -> Result<Option<Scaled>, ScaleError> {
         let (width, height) = ImageReader::new(Cursor::new(bytes))
             .with_guessed_format()
             .unwrap()
@@ -325,17 +325,17 @@ mod tests {
     fn longer_side_1568_is_sent_as_is_1569_is_scaled() {
         for (width, height) in [(1568, 12), (12, 1568)] {
             let bytes = png(&DynamicImage::ImageRgb8(gradient(width, height)));
-            assert_eq!(scale(&bytes, Kind::Png), Ok(None));
+            assert_eq!(scale(&bytes, Codec::Png), Ok(None));
         }
         let bytes = png(&DynamicImage::ImageRgb8(gradient(1569, 12)));
-        let scaled = scale(&bytes, Kind::Png).unwrap().unwrap();
+        let scaled = scale(&bytes, Codec::Png).unwrap().unwrap();
         assert_eq!(
             (scaled.mime_type, scaled.width, scaled.height),
             ("image/png", 1568, 12)
         );
         decoded(&scaled);
         let bytes = png(&DynamicImage::ImageRgb8(gradient(12, 1569)));
-        let scaled = scale(&bytes, Kind::Png).unwrap().unwrap();
+        let scaled = scale(&bytes, Codec::Png).unwrap().unwrap();
         assert_eq!((scaled.width, scaled.height), (12, 1568));
     }
 
@@ -343,7 +343,7 @@ mod tests {
     fn scaled_png_proportions() {
         // 65 x 1568 / 2000 = 50.96: the shorter side rounds to the nearest pixel.
         let bytes = png(&DynamicImage::ImageRgb8(gradient(2000, 65)));
-        let scaled = scale(&bytes, Kind::Png).unwrap().unwrap();
+        let scaled = scale(&bytes, Codec::Png).unwrap().unwrap();
         assert_eq!((scaled.width, scaled.height), (1568, 51));
         assert_eq!(decoded(&scaled).color(), image::ColorType::Rgb8);
     }
@@ -359,7 +359,7 @@ mod tests {
                 image::ExtendedColorType::Rgb8,
             )
             .unwrap();
-        let scaled = scale(&bytes, Kind::Jpeg).unwrap().unwrap();
+        let scaled = scale(&bytes, Codec::Jpeg).unwrap().unwrap();
         assert_eq!(
             (scaled.mime_type, scaled.width, scaled.height),
             ("image/jpeg", 1568, 118)
@@ -389,7 +389,7 @@ mod tests {
         app1.extend_from_slice(&((exif.len() + 2) as u16).to_be_bytes());
         app1.extend_from_slice(exif);
         bytes.splice(2..2, app1);
-        let scaled = scale_if_needed(&bytes, Kind::Jpeg, 2000, 100)
+        let scaled = scale_if_needed(&bytes, Codec::Jpeg, 2000, 100)
             .unwrap()
             .unwrap();
         assert_eq!((scaled.width, scaled.height), (78, 1568));
@@ -409,7 +409,7 @@ mod tests {
         WebPEncoder::new_lossless(&mut webp)
             .write_image(frame.as_raw(), 1600, 40, image::ExtendedColorType::Rgba8)
             .unwrap();
-        for (bytes, kind) in [(gif, Kind::Gif), (webp, Kind::Webp)] {
+        for (bytes, kind) in [(gif, Codec::Gif), (webp, Codec::Webp)] {
             let scaled = scale(&bytes, kind).unwrap().unwrap();
             assert_eq!(
                 (scaled.mime_type, scaled.width, scaled.height),
@@ -429,7 +429,7 @@ mod tests {
             Rgba([x as u16 * 40, 0, 65535, if x % 2 == 0 { 0 } else { 65535 }])
         });
         let bytes = png(&DynamicImage::ImageRgba16(image));
-        let scaled = scale(&bytes, Kind::Png).unwrap().unwrap();
+        let scaled = scale(&bytes, Codec::Png).unwrap().unwrap();
         assert_eq!(decoded(&scaled).color(), image::ColorType::Rgba8);
     }
 
@@ -446,7 +446,7 @@ mod tests {
         });
         let bytes = png(&DynamicImage::ImageRgba8(noise));
         assert!(bytes.len() as u64 > MAX_SENT_BYTES);
-        let scaled = scale(&bytes, Kind::Png).unwrap().unwrap();
+        let scaled = scale(&bytes, Codec::Png).unwrap().unwrap();
         assert!(scaled.bytes.len() as u64 <= MAX_SENT_BYTES);
         assert!(scaled.width < 1200);
         assert_eq!(scaled.width, scaled.height);
@@ -458,10 +458,12 @@ mod tests {
         // A small PNG padded past 5 MiB (decoders stop at IEND): re-encoded at 16x16.
         let mut bytes = png(&DynamicImage::ImageRgb8(gradient(16, 16)));
         bytes.resize(MAX_SENT_BYTES as usize + 1, 0);
-        let scaled = scale_if_needed(&bytes, Kind::Png, 16, 16).unwrap().unwrap();
+        let scaled = scale_if_needed(&bytes, Codec::Png, 16, 16)
+            .unwrap()
+            .unwrap();
         assert_eq!((scaled.width, scaled.height), (16, 16));
         bytes.truncate(MAX_SENT_BYTES as usize);
-        assert_eq!(scale_if_needed(&bytes, Kind::Png, 16, 16), Ok(None));
+        assert_eq!(scale_if_needed(&bytes, Codec::Png, 16, 16), Ok(None));
     }
 
     #[test]
@@ -469,12 +471,12 @@ mod tests {
         let mut bytes = png(&DynamicImage::ImageRgb8(gradient(16, 16)));
         bytes.resize(MAX_FILE_BYTES as usize, 0);
         assert!(matches!(
-            scale_if_needed(&bytes, Kind::Png, 16, 16),
+            scale_if_needed(&bytes, Codec::Png, 16, 16),
             Ok(Some(_))
         ));
         bytes.push(0);
         assert_eq!(
-            scale_if_needed(&bytes, Kind::Png, 16, 16),
+            scale_if_needed(&bytes, Codec::Png, 16, 16),
             Err(ScaleError::TooLarge)
         );
     }
@@ -484,21 +486,21 @@ mod tests {
         // Exactly 100 MP passes the bound; its missing pixels then fail to decode.
         let exactly = png_header(10_000, 10_000);
         assert!(matches!(
-            scale_if_needed(&exactly, Kind::Png, 10_000, 10_000),
+            scale_if_needed(&exactly, Codec::Png, 10_000, 10_000),
             Err(ScaleError::Undecodable(_))
         ));
         let over = png_header(10_000, 10_001);
         assert_eq!(
-            scale_if_needed(&over, Kind::Png, 10_000, 10_001),
+            scale_if_needed(&over, Codec::Png, 10_000, 10_001),
             Err(ScaleError::TooLarge)
         );
         // A caller that read the header wrong: the decoder's own header still decides.
         assert_eq!(
-            scale_if_needed(&over, Kind::Png, 2_000, 10),
+            scale_if_needed(&over, Codec::Png, 2_000, 10),
             Err(ScaleError::TooLarge)
         );
         assert_eq!(
-            scale_if_needed(&[], Kind::Png, u32::MAX, u32::MAX),
+            scale_if_needed(&[], Codec::Png, u32::MAX, u32::MAX),
             Err(ScaleError::TooLarge)
         );
     }
@@ -508,12 +510,12 @@ mod tests {
         let bytes = png(&DynamicImage::ImageRgb8(gradient(2000, 50)));
         let cut = &bytes[..bytes.len() / 2];
         for (bytes, kind) in [
-            (cut, Kind::Png),
-            (&b""[..], Kind::Png),
-            (&b"\xff\xd8\xff\xe0 not really a jpeg"[..], Kind::Jpeg),
-            (&bytes[..], Kind::Jpeg),
-            (&b"GIF89a\xff\xff\xff\xff"[..], Kind::Gif),
-            (&b"RIFF\0\0\0\0WEBPVP8 garbage"[..], Kind::Webp),
+            (cut, Codec::Png),
+            (&b""[..], Codec::Png),
+            (&b"\xff\xd8\xff\xe0 not really a jpeg"[..], Codec::Jpeg),
+            (&bytes[..], Codec::Jpeg),
+            (&b"GIF89a\xff\xff\xff\xff"[..], Codec::Gif),
+            (&b"RIFF\0\0\0\0WEBPVP8 garbage"[..], Codec::Webp),
         ] {
             assert!(
                 matches!(
@@ -530,12 +532,12 @@ mod tests {
         use proptest::prelude::*;
 
         /// A 1600x4 image (wide enough to be scaled) in each format, made once.
-        fn samples() -> &'static [(Vec<u8>, Kind)] {
-            static SAMPLES: std::sync::OnceLock<Vec<(Vec<u8>, Kind)>> = std::sync::OnceLock::new();
+        fn samples() -> &'static [(Vec<u8>, Codec)] {
+            static SAMPLES: std::sync::OnceLock<Vec<(Vec<u8>, Codec)>> = std::sync::OnceLock::new();
             SAMPLES.get_or_init(make_samples)
         }
 
-        fn make_samples() -> Vec<(Vec<u8>, Kind)> {
+        fn make_samples() -> Vec<(Vec<u8>, Codec)> {
             let frame = RgbaImage::from_fn(1600, 4, |x, y| Rgba([x as u8, y as u8, 7, 200]));
             let rgb = DynamicImage::ImageRgba8(frame.clone()).to_rgb8();
             let mut jpeg = Vec::new();
@@ -551,10 +553,10 @@ mod tests {
                 .write_image(frame.as_raw(), 1600, 4, image::ExtendedColorType::Rgba8)
                 .unwrap();
             vec![
-                (png(&DynamicImage::ImageRgba8(frame)), Kind::Png),
-                (jpeg, Kind::Jpeg),
-                (gif, Kind::Gif),
-                (webp, Kind::Webp),
+                (png(&DynamicImage::ImageRgba8(frame)), Codec::Png),
+                (jpeg, Codec::Jpeg),
+                (gif, Codec::Gif),
+                (webp, Codec::Webp),
             ]
         }
 

@@ -26,7 +26,7 @@ use crate::args::schema;
 use crate::error::{Error, ErrorCode};
 use crate::outcome::Answer;
 use crate::outcome::Success;
-use crate::render::{self, Context, Printer};
+use crate::render::{self, Printer, Style};
 use crate::workspace::sandbox::Root;
 use crate::{answer, names, target};
 
@@ -92,10 +92,6 @@ fn startup_failed(reason: &str) -> Option<ErrorCode> {
     Some(ErrorCode::IoError)
 }
 
-/// How long the client's `roots/list` answer is awaited; without one, every read is
-/// refused until the client says its roots changed.
-const ROOTS_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
-
 struct Server {
     settings: Arc<Settings>,
     /// `--root` or `AGENTREAD_ROOT`: the only root, and the client is not asked.
@@ -155,38 +151,42 @@ impl Server {
         let found = match client_has_roots {
             false => Root::current_directory().map(|root| vec![Served::new(root)]),
             // A client that declares roots but never answers must not hang every call.
-            true => match tokio::time::timeout(ROOTS_TIMEOUT, peer.list_roots()).await {
-                Err(_) => Err(no_usable_root(format!(
-                    "it did not answer roots/list within {} s",
-                    ROOTS_TIMEOUT.as_secs()
-                ))),
-                Ok(Err(e)) => Err(no_usable_root(format!(
-                    "its answer to roots/list failed: {e}"
-                ))),
-                Ok(Ok(listed)) => {
-                    let given = listed.roots.len();
-                    let usable: Vec<Arc<Served>> = listed
-                        .roots
-                        .iter()
-                        .filter_map(|root| file_uri_path(&root.uri))
-                        .filter_map(|dir| {
-                            Root::open(Path::new(OsStr::from_bytes(&dir)), "root").ok()
-                        })
-                        .map(Served::new)
-                        .collect();
-                    match (usable.is_empty(), given) {
-                        (false, _) => Ok(usable),
-                        (true, 0) => Err(no_usable_root("it lists no roots".to_string())),
-                        (true, 1) => Err(no_usable_root(
-                            "its one root is not an existing directory named by a file:// URI"
-                                .to_string(),
-                        )),
-                        (true, n) => Err(no_usable_root(format!(
-                            "none of its {n} roots is an existing directory named by a file:// URI"
-                        ))),
+            // How long its answer is awaited is `--roots-timeout`; without one, every read is
+            // refused until the client says its roots changed.
+            true => {
+                match tokio::time::timeout(self.settings.roots_timeout, peer.list_roots()).await {
+                    Err(_) => Err(no_usable_root(format!(
+                        "it did not answer roots/list within {} s",
+                        self.settings.roots_timeout.as_secs_f64()
+                    ))),
+                    Ok(Err(e)) => Err(no_usable_root(format!(
+                        "its answer to roots/list failed: {e}"
+                    ))),
+                    Ok(Ok(listed)) => {
+                        let given = listed.roots.len();
+                        let usable: Vec<Arc<Served>> = listed
+                            .roots
+                            .iter()
+                            .filter_map(|root| file_uri_path(&root.uri))
+                            .filter_map(|dir| {
+                                Root::open(Path::new(OsStr::from_bytes(&dir)), "root").ok()
+                            })
+                            .map(Served::new)
+                            .collect();
+                        match (usable.is_empty(), given) {
+                            (false, _) => Ok(usable),
+                            (true, 0) => Err(no_usable_root("it lists no roots".to_string())),
+                            (true, 1) => Err(no_usable_root(
+                                "its one root is not an existing directory named by a file:// URI"
+                                    .to_string(),
+                            )),
+                            (true, n) => Err(no_usable_root(format!(
+                                "none of its {n} roots is an existing directory named by a file:// URI"
+                            ))),
+                        }
                     }
                 }
-            },
+            }
         };
         // A current directory that cannot be opened is tried again at the next call.
         if client_has_roots || found.is_ok() {
@@ -374,8 +374,8 @@ fn refused(arguments: &JsonObject, error: Error, started: Instant) -> Answer {
 }
 
 /// How the server renders: the tool's wording, no colour, no terminal.
-fn context(format: Format, settings: &Settings, root: Option<&Arc<Served>>) -> Context {
-    Context {
+fn context(format: Format, settings: &Settings, root: Option<&Arc<Served>>) -> Style {
+    Style {
         format,
         max_bytes: settings.max_bytes,
         hint: true,

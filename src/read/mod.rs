@@ -212,6 +212,17 @@ fn io_error(err: std::io::Error) -> ReadError {
     }
 }
 
+/// Reads `input` to its end when it holds at most `bound` bytes; None when it holds
+/// more (then `bound + 1` bytes were read). Read to the end, not by a size: a size of 0
+/// proves nothing (`/proc`).
+pub fn up_to(input: impl Read, bound: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let mut bytes = Vec::new();
+    input
+        .take(bound.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= bound).then_some(bytes))
+}
+
 /// Pages one page of a directory's listing like the lines of a file: `page` holds the
 /// entries from the `first`-th (0-based) on, of `total` in all, each a name with no line
 /// break in it. The entries outside the page are never held: they stand as blank lines,

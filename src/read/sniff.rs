@@ -139,6 +139,16 @@ pub enum Evidence {
     Extension,
 }
 
+/// [`classify`] for an input held whole: its head is its first [`SNIFF_LEN`] bytes.
+pub fn classify_whole(
+    bytes: &[u8],
+    file_name: &str,
+    choice: EncodingChoice,
+) -> Result<Decoding, Evidence> {
+    let head = &bytes[..bytes.len().min(SNIFF_LEN)];
+    classify(head, bytes.len() <= SNIFF_LEN, file_name, choice)
+}
+
 /// What a binary input is, recognised by its first bytes, so that a refusal can name it
 /// and the step that reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::Context;
+use super::Style;
 use super::hints;
 use super::utf8;
 use crate::args::params::Wording;
@@ -130,7 +130,7 @@ pub struct ErrorInfo<'a> {
 
 impl<'a> Envelope<'a> {
     /// The typed description of `answer`.
-    pub fn of(context: &'a Context, answer: &'a Answer) -> Envelope<'a> {
+    pub fn of(context: &'a Style, answer: &'a Answer) -> Envelope<'a> {
         let status = answer.status().name();
         let mut stats = Stats {
             time_ms: answer.time_ms,

@@ -3,7 +3,7 @@
 //! (JSON `text`, `--call`, MCP) says `start_line=501`.
 
 use crate::args::params::{Wording, name};
-use crate::outcome::DocumentKind as Kind;
+use crate::outcome::DocumentKind;
 use crate::outcome::Success;
 use crate::read::window::{TruncatedBy, Window};
 
@@ -26,8 +26,8 @@ pub fn footer_of(
             // A truncated window of code, or of a document: its outline finds the part
             // worth reading.
             let parts = match read.document.map(|d| d.kind) {
-                Some(Kind::Notebook) => Some("cells"),
-                Some(Kind::Pdf) => Some("pages"),
+                Some(DocumentKind::Notebook) => Some("cells"),
+                Some(DocumentKind::Pdf) => Some("pages"),
                 None => read.language.map(|_| "symbols"),
             };
             let also = match parts {

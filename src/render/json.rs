@@ -3,13 +3,13 @@
 
 use std::io::{self, Write};
 
-use super::Context;
+use super::Style;
 use super::envelope::Envelope;
 use crate::outcome::Answer;
 
 /// The C1 and bidirectional controls, which JSON allows raw, are written `\u202e` (SPEC
 /// §14), in names and content alike.
-pub fn write(out: &mut impl Write, context: &Context, answer: &Answer) -> io::Result<()> {
+pub fn write(out: &mut impl Write, context: &Style, answer: &Answer) -> io::Result<()> {
     let json = serde_json::to_vec(&Envelope::of(context, answer))?;
     out.write_all(&escape_json_controls(&json))?;
     out.write_all(b"\n")

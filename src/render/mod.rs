@@ -14,7 +14,8 @@ use crate::outcome::Answer;
 
 /// What rendering needs besides the answer.
 #[derive(Debug, Clone)]
-pub struct Context {
+/// How answers are written: the format and what the reader of the output is.
+pub struct Style {
     pub format: Format,
     /// `--max-bytes`, which a truncation footer names.
     pub max_bytes: u64,
@@ -38,7 +39,7 @@ pub struct Context {
 
 /// Writes answers one after another, remembering what the text format needs to separate them.
 pub struct Printer<'a> {
-    context: &'a Context,
+    context: &'a Style,
     answered: usize,
     /// The next answer's lines were streamed (`--all`) after its header.
     streamed: bool,
@@ -48,7 +49,7 @@ pub struct Printer<'a> {
 }
 
 impl<'a> Printer<'a> {
-    pub fn new(context: &'a Context) -> Printer<'a> {
+    pub fn new(context: &'a Style) -> Printer<'a> {
         Printer {
             context,
             answered: 0,

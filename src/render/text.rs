@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use owo_colors::OwoColorize;
 
-use super::Context;
+use super::Style;
 use super::hints;
 use super::utf8;
 use crate::args::cli::ColorWhen;
@@ -31,7 +31,7 @@ pub fn use_color(when: ColorWhen, terminal: bool, no_color: Option<&std::ffi::Os
 pub fn write(
     out: &mut impl Write,
     err: &mut impl Write,
-    context: &Context,
+    context: &Style,
     answer: &Answer,
     first: bool,
     header: bool,
@@ -84,14 +84,14 @@ pub fn write(
 
 /// Several `-C` windows in text mode with a footer: a window is expected to be partial,
 /// so none says it is truncated; [`write_totals`] gives each file's total once.
-pub fn totals_at_the_end(context: &Context) -> bool {
+pub fn totals_at_the_end(context: &Style) -> bool {
     context.several && context.context_lines && context.hint
 }
 
 /// After several `-C` windows: `[Lines in each file: a.rs 301, b.rs 120.]`.
 pub fn write_totals(
     out: &mut impl Write,
-    context: &Context,
+    context: &Style,
     totals: &[(String, u64)],
 ) -> io::Result<()> {
     let each: Vec<String> = totals
@@ -110,7 +110,7 @@ pub fn write_totals(
 /// but for the first).
 pub fn write_header(
     out: &mut impl Write,
-    context: &Context,
+    context: &Style,
     label: &str,
     first: bool,
 ) -> io::Result<()> {
@@ -239,7 +239,7 @@ pub fn write_error_body(err: &mut impl Write, error: &Error) -> io::Result<()> {
 fn write_content(
     out: &mut impl Write,
     window: &Window,
-    context: &Context,
+    context: &Style,
     target: Option<u64>,
 ) -> io::Result<()> {
     if !context.color && !context.terminal {

@@ -3,7 +3,7 @@
 use std::fmt::{Display, Write as _};
 use std::io::{self, Write};
 
-use super::Context;
+use super::Style;
 use super::envelope::{Data, Envelope, ErrorInfo, Stats, WindowData};
 use super::hints;
 use crate::error::ErrorDetail;
@@ -11,7 +11,7 @@ use crate::outcome::Answer;
 use crate::outcome::MapFile;
 use crate::outcome::SymbolInfo;
 
-pub fn write(out: &mut impl Write, context: &Context, answer: &Answer) -> io::Result<()> {
+pub fn write(out: &mut impl Write, context: &Style, answer: &Answer) -> io::Result<()> {
     out.write_all(to_string(context, answer).as_bytes())
 }
 
@@ -21,7 +21,7 @@ pub fn write(out: &mut impl Write, context: &Context, answer: &Answer) -> io::Re
 ///
 /// Every struct is taken apart field by field, so a field added to the envelope does
 /// not compile until this says where it goes.
-pub fn to_string(context: &Context, answer: &Answer) -> String {
+pub fn to_string(context: &Style, answer: &Answer) -> String {
     let Envelope {
         status,
         data,

@@ -19,7 +19,7 @@ use rustix::fs::{AtFlags, Dir, FileType};
 use crate::error::{self, Error};
 use crate::names;
 use crate::read::{self, Start, Window, WindowSpec};
-use crate::workspace::sandbox::{Kind, Root};
+use crate::workspace::sandbox::{EntryKind, Root};
 
 /// The most names held while the entries before a page are passed over.
 #[cfg(not(test))]
@@ -307,7 +307,7 @@ fn is_directory(root: &Root, fd: &OwnedFd, real: &str, entry: &Entry) -> bool {
                 [real.as_bytes(), b"/"].concat()
             };
             path.extend_from_slice(&entry.name);
-            root.kind_of(OsStr::from_bytes(&path)) == Some(Kind::Directory)
+            root.kind_of(OsStr::from_bytes(&path)) == Some(EntryKind::Directory)
         }
         _ => false,
     }

@@ -75,7 +75,7 @@ struct Prepared {
 #[derive(Debug)]
 enum Leaf {
     Opened(Opened),
-    Kind(Kind),
+    EntryKind(EntryKind),
 }
 
 /// Why a walk did not end.
@@ -94,7 +94,7 @@ impl From<Error> for WalkError {
 
 /// The kind of thing a path leads to, found without opening it (for listings).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum EntryKind {
     File,
     Directory,
     Other,
@@ -176,19 +176,19 @@ impl Root {
                 opened,
                 passed,
             }),
-            (_, Leaf::Kind(_)) => Err(Error::internal("resolution ended without opening")),
+            (_, Leaf::EntryKind(_)) => Err(Error::internal("resolution ended without opening")),
         }
     }
 
     /// The kind of thing `input` leads to without opening it, or None when it cannot be
     /// followed inside the root.
-    pub fn kind_of(&self, input: &OsStr) -> Option<Kind> {
+    pub fn kind_of(&self, input: &OsStr) -> Option<EntryKind> {
         let Prepared { display, parts, .. } = self.prepare(input).ok()?;
         match self
             .walk_again_if_changed(parts, &display, false, &mut Vec::new())
             .ok()?
         {
-            (_, Leaf::Kind(kind)) => Some(kind),
+            (_, Leaf::EntryKind(kind)) => Some(kind),
             (_, Leaf::Opened(_)) => None,
         }
     }
@@ -411,11 +411,11 @@ impl Root {
                 _ if !is_leaf => return Err(Error::not_found(display).into()),
                 file_type if !open => {
                     let kind = match file_type {
-                        FileType::RegularFile => Kind::File,
-                        FileType::Directory => Kind::Directory,
-                        _ => Kind::Other,
+                        FileType::RegularFile => EntryKind::File,
+                        FileType::Directory => EntryKind::Directory,
+                        _ => EntryKind::Other,
                     };
-                    return Ok((here, Leaf::Kind(kind)));
+                    return Ok((here, Leaf::EntryKind(kind)));
                 }
                 file_type @ (FileType::Directory | FileType::RegularFile) => {
                     let extra = match file_type {
@@ -439,7 +439,7 @@ impl Root {
             false => names::text_of(&stack_path(&stack)),
         };
         if !open {
-            return Ok((real, Leaf::Kind(Kind::Directory)));
+            return Ok((real, Leaf::EntryKind(EntryKind::Directory)));
         }
         let dir = stack.last().map_or(self.fd.as_fd(), |(fd, _)| fd.as_fd());
         let fd = rustix::fs::openat(

@@ -881,10 +881,11 @@ fn a_client_that_closes_our_output_ends_the_server_quietly() {
 #[test]
 fn a_client_that_declares_roots_but_never_lists_them_does_not_hang_a_call() {
     let ws = workspace();
+    // The wait is the server's setting (10 s by default), short here.
     let mut raw = Raw::start_with(
         std::path::Path::new(env!("CARGO_BIN_EXE_agentread")),
         &ws,
-        &[],
+        &["--roots-timeout", "0.3"],
         r#"{"roots":{"listChanged":true}}"#,
     );
     raw.read_call(7, json!({"path": "src/lib.rs"}));
@@ -901,6 +902,8 @@ fn a_client_that_declares_roots_but_never_lists_them_does_not_hang_a_call() {
         answer["result"]["structuredContent"]["error"]["code"],
         "ACCESS_DENIED"
     );
+    let message = answer["result"]["structuredContent"]["error"]["message"].to_string();
+    assert!(message.contains("within 0.3 s"), "{message}");
     raw.finish();
 }
 

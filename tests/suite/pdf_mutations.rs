@@ -28,20 +28,9 @@ const BUDGET: Duration = Duration::from_secs(2);
 /// The answer may come a little after the budget (thread hand-off, a loaded machine).
 const SLACK: Duration = Duration::from_millis(500);
 
-/// xorshift64*: deterministic, so a failure replays with the same seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+#[path = "../../examples/support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// Bytes that steer a PDF parser somewhere new.
 const INTERESTING: &[u8] = b"()<>[]{}/%\\ \n\r0123456789-.RobjendstreamxrefTjTJBTET\x00\xff";
