@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentread' -ScriptBlock {
             [CompletionResult]::new('--max-file-size', '--max-file-size', [CompletionResultType]::ParameterName, 'Refuse larger files: bytes, or K, M, G, KiB, MiB, GiB (1024s), KB, MB, GB (1000s)')
             [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Encoding: utf-8, auto, or a WHATWG label (gbk, shift_jis, windows-1252, utf-16le, ...) [default: utf-8]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output; NO_COLOR is honoured by auto')
+            [CompletionResult]::new('--roots-timeout', '--roots-timeout', [CompletionResultType]::ParameterName, 'With --mcp: how long a client''s answer to roots/list is awaited, in seconds (fractions allowed) [default: 10]')
             [CompletionResult]::new('--call', '--call', [CompletionResultType]::ParameterName, 'Take the parameters as a tool call''s JSON arguments; `-` reads them from standard input')
             [CompletionResult]::new('--tool-schema', '--tool-schema', [CompletionResultType]::ParameterName, 'Print the tool definition for an agent framework and exit')
             [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Refuse files matching this gitignore-style glob (repeatable) [also: $AGENTREAD_DENY, globs separated by '':'']')

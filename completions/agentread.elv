@@ -36,6 +36,7 @@ set edit:completion:arg-completer[agentread] = {|@words|
             cand --max-file-size 'Refuse larger files: bytes, or K, M, G, KiB, MiB, GiB (1024s), KB, MB, GB (1000s)'
             cand --encoding 'Encoding: utf-8, auto, or a WHATWG label (gbk, shift_jis, windows-1252, utf-16le, ...) [default: utf-8]'
             cand --color 'When to colour the output; NO_COLOR is honoured by auto'
+            cand --roots-timeout 'With --mcp: how long a client''s answer to roots/list is awaited, in seconds (fractions allowed) [default: 10]'
             cand --call 'Take the parameters as a tool call''s JSON arguments; `-` reads them from standard input'
             cand --tool-schema 'Print the tool definition for an agent framework and exit'
             cand --deny 'Refuse files matching this gitignore-style glob (repeatable) [also: $AGENTREAD_DENY, globs separated by '':'']'

@@ -19,6 +19,7 @@ complete -c agentread -l encoding -d 'Encoding: utf-8, auto, or a WHATWG label (
 complete -c agentread -l color -d 'When to colour the output; NO_COLOR is honoured by auto' -r -f -a "auto\t'on a terminal, unless NO_COLOR is set'
 always\t'always, even when NO_COLOR is set'
 never\t'never'"
+complete -c agentread -l roots-timeout -d 'With --mcp: how long a client\'s answer to roots/list is awaited, in seconds (fractions allowed) [default: 10]' -r -f
 complete -c agentread -l call -d 'Take the parameters as a tool call\'s JSON arguments; `-` reads them from standard input' -r -f
 complete -c agentread -l tool-schema -d 'Print the tool definition for an agent framework and exit' -r -f -a "json-schema\t'{"name","description","parameters"}'
 openai\t'{"type":"function","function":{...}}'

@@ -154,7 +154,7 @@ pub struct Cli {
 
     /// With --mcp: how long a client's answer to roots/list is awaited, in seconds
     /// (fractions allowed) [default: 10]
-    #[arg(long, value_name = "SECS", hide = true)]
+    #[arg(long, value_name = "SECS", value_hint = ValueHint::Other)]
     pub roots_timeout: Option<f64>,
 
     /// Take the parameters as a tool call's JSON arguments; `-` reads them from standard input
