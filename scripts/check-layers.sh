@@ -23,7 +23,6 @@ LAYERS = [
     ["workspace"],
     ["outcome"],
     ["error"],
-    ["wording"],
     # The engines.
     ["formats", "names", "read", "structure"],
 ]

@@ -16,6 +16,9 @@ OPTS=(
   "--max-line-chars 40 --max-bytes 900 --format json"
   "--start-char 3 -n 2 --numbers colon"
   "--encoding auto --hash --format json"
+  "--format xml"
+  "--outline --format json"
+  "--outline -n 5 --start-line 3"
 )
 files=0 runs=0 diffs=0
 cd "$DIR"

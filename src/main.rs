@@ -47,7 +47,7 @@ mod process {
     /// rather than with their neighbours ("fault-around", 64 KiB at a time): the grammars
     /// and codecs spread the few functions a small read runs over 20 MB of code and data,
     /// so the neighbours are mostly never used. Measured on a 300-line file: 0.7 MiB less
-    /// peak memory and 5 % less time (see ARCHITECTURE.md).
+    /// peak memory and 5 % less time (see docs/performance.md).
     #[cfg(target_os = "linux")]
     fn no_fault_around() {
         // Only the addresses of the linker's symbols are taken, never their contents.
