@@ -17,7 +17,11 @@
 //!   checks the deadline between operators, and the caller stops waiting at the deadline
 //!   in any case (see [`extract`]).
 
+mod cmap;
+mod font;
 mod layout;
+#[rustfmt::skip]
+mod tables;
 
 use std::ops::RangeInclusive;
 use std::panic::{self, AssertUnwindSafe};
