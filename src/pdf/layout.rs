@@ -54,12 +54,29 @@ pub(super) fn extract_pages(
         max_decompressed_size: Some(MAX_STREAM_BYTES),
         ..LoadOptions::default()
     };
-    let mut doc = Document::load_mem_with_options(bytes, options).map_err(|error| match error {
-        lopdf::Error::Decryption(_) | lopdf::Error::InvalidPassword => PdfError::Encrypted,
-        _ => PdfError::Damaged,
-    })?;
-    // lopdf decrypts a file whose user password is empty as it loads it; one still
-    // encrypted afterwards needs a password we don't have.
+    let load = |bytes: &[u8]| {
+        Document::load_mem_with_options(bytes, options.clone()).map_err(|error| match error {
+            lopdf::Error::Decryption(_)
+            | lopdf::Error::InvalidPassword
+            | lopdf::Error::UnsupportedSecurityHandler(_) => PdfError::Encrypted,
+            // A file that says it is encrypted and fails to load needs a password we
+            // don't have, or a handler lopdf lacks: either way it is no damage (SPEC §16).
+            _ if declares_encryption(bytes) => PdfError::Encrypted,
+            _ => PdfError::Damaged,
+        })
+    };
+    let mut doc = load(bytes)?;
+    // lopdf decrypts a file whose user password is empty as it loads it, but only with an
+    // `/ID`; poppler takes a missing one as empty, and so do we: the file is loaded again
+    // with `/ID [<> <>]` written into its trailer (a copy of the bytes, this once).
+    if doc.is_encrypted()
+        && doc.trailer.get(b"ID").is_err()
+        && let Some(patched) = with_empty_id(bytes)
+    {
+        drop(doc);
+        doc = load(&patched)?;
+    }
+    // One still encrypted needs a password we don't have.
     if doc.is_encrypted() {
         return Err(PdfError::Encrypted);
     }
@@ -93,6 +110,50 @@ pub(super) fn extract_pages(
         return Err(PdfError::Damaged);
     }
     Ok(texts)
+}
+
+/// Whether the file names an `/Encrypt` dictionary (in a trailer or a cross-reference
+/// stream, which are never encrypted themselves); `/EncryptMetadata` does not count.
+fn declares_encryption(bytes: &[u8]) -> bool {
+    const KEY: &[u8] = b"/Encrypt";
+    bytes.windows(KEY.len() + 1).any(|window| {
+        window.starts_with(KEY)
+            && matches!(window[KEY.len()], b' ' | b'\t' | b'\r' | b'\n' | b'0'..=b'9' | b'<')
+    })
+}
+
+/// The file with `/ID [<> <>]` written into the dictionary of its last trailer (or
+/// cross-reference stream), where `startxref` points; nothing that any offset names moves.
+/// `None` when that dictionary can't be found.
+fn with_empty_id(bytes: &[u8]) -> Option<Vec<u8>> {
+    let find = |from: usize, what: &[u8]| {
+        bytes
+            .get(from..)?
+            .windows(what.len())
+            .position(|w| w == what)
+            .map(|at| from + at)
+    };
+    let startxref = bytes
+        .windows(9)
+        .rposition(|w| w == b"startxref")?;
+    let digits: String = bytes[startxref + 9..]
+        .iter()
+        .skip_while(|b| b.is_ascii_whitespace())
+        .take_while(|b| b.is_ascii_digit())
+        .map(|&b| char::from(b))
+        .collect();
+    let offset: usize = digits.parse().ok().filter(|&o| o < bytes.len())?;
+    let dictionary = if bytes[offset..].starts_with(b"xref") {
+        find(find(offset, b"trailer")?, b"<<")?
+    } else {
+        find(offset, b"<<").filter(|&at| at < offset + 64)?
+    };
+    let at = dictionary + 2;
+    let mut patched = Vec::with_capacity(bytes.len() + 16);
+    patched.extend_from_slice(&bytes[..at]);
+    patched.extend_from_slice(b" /ID [<> <>] ");
+    patched.extend_from_slice(&bytes[at..]);
+    Some(patched)
 }
 
 /// Writes the `/Filter` and `/DecodeParms` of every stream in place where they are
@@ -704,6 +765,19 @@ mod tests {
         assert_eq!(half, Rotation::Half);
         assert_eq!(half.unturn(500.0, 500.0), (-500.0, -500.0));
         assert_eq!(Rotation::of(0.0, -1.0).unturn(1.0, 2.0), (-2.0, 1.0));
+    }
+
+    #[test]
+    fn an_empty_id_goes_into_the_last_trailer() {
+        let classic = b"%PDF-1.4\nxref\n0 1\ntrailer\n<< /Size 1 >>\nstartxref\n9\n%%EOF";
+        let patched = with_empty_id(classic).unwrap();
+        assert!(patched.ends_with(b"trailer\n<< /ID [<> <>]  /Size 1 >>\nstartxref\n9\n%%EOF"));
+        let stream = b"%PDF-1.5\n1 0 obj\n<< /Type /XRef >>\nstream\nendstream\nstartxref\n9\n";
+        assert!(with_empty_id(stream).unwrap().starts_with(b"%PDF-1.5\n1 0 obj\n<< /ID [<> <>]  /Type"));
+        assert_eq!(with_empty_id(b"no trailer"), None);
+        assert_eq!(with_empty_id(b"startxref 99999"), None);
+        assert!(declares_encryption(b"<< /Encrypt 6 0 R >>"));
+        assert!(!declares_encryption(b"<< /EncryptMetadata false >>"));
     }
 
     #[test]

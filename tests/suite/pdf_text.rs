@@ -190,7 +190,7 @@ fn rotated_text_is_read_along_its_direction() {
 fn standard_fonts_without_widths_use_their_metrics() {
     assert_eq!(
         pages("standard14_no_widths.pdf"),
-        ["efficient r1c1\nNarrow gap\nmono space\nkerned"]
+        ["efficient r1c1\n\nNarrow gap\n\nmono space\n\nkerned"]
     );
 }
 
@@ -224,6 +224,8 @@ fn files_that_open_with_the_empty_password_are_read() {
         "enc_empty_aes256_restricted.pdf",
         "enc_empty_aes256_no_id.pdf",
         "enc_empty_rc4_40.pdf",
+        "enc_empty_rc4_no_id.pdf",
+        "enc_attachments_only.pdf",
     ] {
         assert_eq!(
             extract(&fixture(name), BUDGET).map(|text| text.pages),

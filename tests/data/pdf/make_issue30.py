@@ -167,3 +167,81 @@ start = data.rindex(b"/ID [")
 end = data.index(b"]", start) + 1
 data[start:end] = b" " * (end - start)
 open('enc_empty_aes256_no_id.pdf', 'wb').write(data)
+
+# Standard security handler by hand (PDF 32000-1 §7.6.3), for what qpdf does not write:
+# RC4 (R3) without an /ID (poppler takes the ID as empty), and a file whose streams and
+# strings are in the clear and only its attachments would be encrypted (/EFF).
+import hashlib, struct
+
+PAD = bytes([0x28, 0xBF, 0x4E, 0x5E, 0x4E, 0x75, 0x8A, 0x41, 0x64, 0x00, 0x4E, 0x56, 0xFF, 0xFA, 0x01, 0x08,
+             0x2E, 0x2E, 0x00, 0xB6, 0xD0, 0x68, 0x3E, 0x80, 0x2F, 0x0C, 0xA9, 0xFE, 0x64, 0x53, 0x69, 0x7A])
+
+
+def rc4(key, data):
+    s = list(range(256))
+    j = 0
+    for i in range(256):
+        j = (j + s[i] + key[i % len(key)]) % 256
+        s[i], s[j] = s[j], s[i]
+    out, i, j = bytearray(), 0, 0
+    for byte in data:
+        i = (i + 1) % 256
+        j = (j + s[i]) % 256
+        s[i], s[j] = s[j], s[i]
+        out.append(byte ^ s[(s[i] + s[j]) % 256])
+    return bytes(out)
+
+
+def file_key(owner_value, permissions, file_id):
+    """Algorithm 2 for the empty user password, 128-bit key, revision 3 or 4."""
+    h = hashlib.md5(PAD + owner_value + struct.pack('<i', permissions) + file_id).digest()
+    for _ in range(50):
+        h = hashlib.md5(h[:16]).digest()
+    return h[:16]
+
+
+def user_value(key, file_id):
+    """Algorithm 5."""
+    x = rc4(key, hashlib.md5(PAD + file_id).digest())
+    for i in range(1, 20):
+        x = rc4(bytes(k ^ i for k in key), x)
+    return x + bytes(16)
+
+
+def hexstr(data):
+    return "<" + data.hex() + ">"
+
+
+OWNER = hashlib.md5(b"any owner value").digest() * 2
+PERMS = -3904
+CONTENT = b"BT /F1 12 Tf 72 700 Td (Secret text of the encrypted fixtures) Tj ET"
+
+# RC4-128 (V2 R3) with the empty user password and no /ID: the key is made with an empty ID.
+key = file_key(OWNER, PERMS, b"")
+object_key = hashlib.md5(key + (4).to_bytes(3, 'little') + (0).to_bytes(2, 'little')).digest()[:16]
+one_page('enc_empty_rc4_no_id.pdf', {'F1': 5}, b"", [HELV])
+data = open('enc_empty_rc4_no_id.pdf', 'rb').read()
+# Rewritten whole: the content stream encrypted, an /Encrypt dictionary, a trailer without /ID.
+objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+    stream(rc4(object_key, CONTENT)),
+    HELV,
+    "<< /Filter /Standard /V 2 /R 3 /Length 128 /P %d /O %s /U %s >>" % (PERMS, hexstr(OWNER), hexstr(user_value(key, b""))),
+]
+pdf('enc_empty_rc4_no_id.pdf', objects)
+data = open('enc_empty_rc4_no_id.pdf', 'rb').read()
+open('enc_empty_rc4_no_id.pdf', 'wb').write(data.replace(b"/Root 1 0 R >>", b"/Root 1 0 R /Encrypt 6 0 R >>"))
+
+# Only attachments encrypted (V4 R4, /StmF and /StrF /Identity, /EFF /StdCF): all in the clear.
+file_id = hashlib.md5(b"attachments only").digest()
+key = file_key(OWNER, PERMS, file_id)
+objects[3] = stream(CONTENT)
+objects[5] = ("<< /Filter /Standard /V 4 /R 4 /Length 128 /P %d /O %s /U %s "
+              "/CF << /StdCF << /Type /CryptFilter /CFM /AESV2 /AuthEvent /EFOpen /Length 16 >> >> "
+              "/StmF /Identity /StrF /Identity /EFF /StdCF >>" % (PERMS, hexstr(OWNER), hexstr(user_value(key, file_id))))
+pdf('enc_attachments_only.pdf', objects)
+data = open('enc_attachments_only.pdf', 'rb').read()
+open('enc_attachments_only.pdf', 'wb').write(data.replace(
+    b"/Root 1 0 R >>", b"/Root 1 0 R /Encrypt 6 0 R /ID [%s %s] >>" % (hexstr(file_id).encode(), hexstr(file_id).encode())))
