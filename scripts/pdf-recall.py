@@ -27,7 +27,10 @@ def pdftotext(path):
 
 
 def agentread(binary, path):
-    out = subprocess.run([binary, "--all", "--numbers", "none", path], capture_output=True, timeout=120)
+    # Run in the file's folder: agentread reads only under its workspace root (the cwd).
+    folder, name = os.path.split(os.path.abspath(path))
+    out = subprocess.run([binary, "--all", "--numbers", "none", name], capture_output=True, timeout=120,
+                         cwd=folder)
     if out.returncode != 0:
         return None
     lines = out.stdout.decode("utf-8", "replace").split("\n")
@@ -50,6 +53,7 @@ def main():
     parser.add_argument("--agentread", default="target/release/agentread")
     parser.add_argument("paths", nargs="+")
     args = parser.parse_args()
+    args.agentread = os.path.abspath(args.agentread)
     results = []
     for path in pdfs(args.paths):
         reference = words(pdftotext(path))

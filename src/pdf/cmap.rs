@@ -176,6 +176,47 @@ impl CMap {
     }
 }
 
+/// The built-in encoding of a Type 1 font program (its clear-text part): the
+/// `dup CODE /name put` entries of its `/Encoding` array. `None` when it has no such
+/// array (`/Encoding StandardEncoding def`, or not a Type 1 program).
+pub(super) fn type1_encoding(program: &[u8]) -> Option<Vec<(u8, &[u8])>> {
+    // The encrypted part starts after `eexec`; the encoding comes before it.
+    let clear = program
+        .windows(5)
+        .position(|w| w == b"eexec")
+        .map_or(program, |end| &program[..end]);
+    let mut tokens = Tokens {
+        source: clear,
+        pos: 0,
+    };
+    while let Some(token) = tokens.next() {
+        if token == Token::Name(b"Encoding") {
+            break;
+        }
+    }
+    let mut entries = Vec::new();
+    // The window of the last four tokens: `dup 58 /period put`.
+    let mut window: [Option<Token>; 4] = [None, None, None, None];
+    for token in tokens {
+        if matches!(token, Token::Word(b"def" | b"readonly")) {
+            break;
+        }
+        window.rotate_left(1);
+        window[3] = Some(token);
+        if let [
+            Some(Token::Word(b"dup")),
+            Some(Token::Word(code)),
+            Some(Token::Name(name)),
+            Some(Token::Word(b"put")),
+        ] = &window
+            && let Some(code) = std::str::from_utf8(code).ok().and_then(|c| c.parse().ok())
+        {
+            entries.push((code, *name));
+        }
+    }
+    (!entries.is_empty()).then_some(entries)
+}
+
 /// A code of one to four bytes as a number.
 fn code_value(bytes: &[u8]) -> Option<u32> {
     (1..=4)
@@ -343,6 +384,19 @@ mod tests {
         for source in [&b"(abc"[..], b"<00", b"/", b"beginbfchar <01", b"%"] {
             let _ = CMap::parse(source);
         }
+    }
+
+    #[test]
+    fn type1_programs_give_their_builtin_encoding() {
+        let program = b"%!PS-AdobeFont-1.0: CMMI10\n/Encoding 256 array\n\
+            0 1 255 {1 index exch /.notdef put} for\n\
+            dup 58 /period put\ndup 59 /comma put\nreadonly def\ncurrentfile eexec\x80dup 1 /x put";
+        assert_eq!(
+            type1_encoding(program),
+            Some(vec![(58, &b"period"[..]), (59, &b"comma"[..])])
+        );
+        assert_eq!(type1_encoding(b"/Encoding StandardEncoding def"), None);
+        assert_eq!(type1_encoding(b"dup 1 /x put"), None);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use lopdf::{Dictionary, Document, Object};
 
-use super::cmap::{CMap, CodeRange};
+use super::cmap::{self, CMap, CodeRange};
 use super::layout::{MAX_STREAM_BYTES, get, number, resolve};
 use super::tables;
 
@@ -129,14 +129,28 @@ impl Font {
             _ if subtype == b"TrueType" => &tables::WIN_ANSI,
             _ => &tables::STANDARD,
         };
-        let base = match base {
-            Some(b"WinAnsiEncoding") => &tables::WIN_ANSI,
-            Some(b"MacRomanEncoding") => &tables::MAC_ROMAN,
-            Some(b"MacExpertEncoding") => &tables::MAC_EXPERT,
-            Some(b"StandardEncoding") => &tables::STANDARD,
-            _ => builtin,
+        let named = match base {
+            Some(b"WinAnsiEncoding") => Some(&tables::WIN_ANSI),
+            Some(b"MacRomanEncoding") => Some(&tables::MAC_ROMAN),
+            Some(b"MacExpertEncoding") => Some(&tables::MAC_EXPERT),
+            Some(b"StandardEncoding") => Some(&tables::STANDARD),
+            _ => None,
         };
-        let mut names: [&[u8]; 256] = std::array::from_fn(|code| base[code].as_bytes());
+        // Without a named base, an embedded Type 1 program's own encoding is the base
+        // (pdfTeX writes no /Encoding for a math font used as it is encoded).
+        let program = match named {
+            None => type1_program(doc, dict),
+            Some(_) => None,
+        };
+        let own = program.as_deref().and_then(cmap::type1_encoding);
+        let mut names: [&[u8]; 256] =
+            std::array::from_fn(|code| named.unwrap_or(builtin)[code].as_bytes());
+        if let Some(own) = &own {
+            names = [b"".as_slice(); 256];
+            for &(code, glyph) in own {
+                names[usize::from(code)] = glyph;
+            }
+        }
         let mut code: i64 = 0;
         for item in differences.map(Vec::as_slice).unwrap_or(&[]) {
             match resolve(doc, item) {
@@ -270,6 +284,13 @@ impl Font {
     }
 }
 
+/// The program of an embedded Type 1 font (`/FontFile`), inflated, if it has one.
+fn type1_program(doc: &Document, dict: &Dictionary) -> Option<Vec<u8>> {
+    let descriptor = get(doc, dict, b"FontDescriptor")?.as_dict().ok()?;
+    let stream = get(doc, descriptor, b"FontFile")?.as_stream().ok()?;
+    stream.get_plain_content_with_limit(MAX_STREAM_BYTES).ok()
+}
+
 /// The text of a glyph name, as poppler finds it: the Adobe Glyph List (for
 /// ZapfDingbats, its own list first), `uniXXXX…` and `uXXXX[XX]`, a name with a suffix
 /// (`a.sc`) as its base, a ligature of names joined by `_` as their texts.
@@ -319,8 +340,20 @@ pub(super) fn glyph_text(name: &[u8], zapf: bool) -> Option<String> {
     }
     if let Some(digits) = text.strip_prefix('u')
         && (4..=6).contains(&digits.len())
+        && let Some(c) = hex(digits).and_then(char::from_u32)
     {
-        return char::from_u32(hex(digits)?).map(String::from);
+        return Some(c.to_string());
+    }
+    // A numeric name (`a121`, `g65`, `c32`: one or two letters, then the code in decimal)
+    // is its code's character, as poppler maps it; TeX's LaTeX symbol fonts name glyphs so.
+    let digits = text.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    if (1..=2).contains(&(text.len() - digits.len()))
+        && (2..=3).contains(&digits.len())
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && let Some(c) = digits.parse().ok().and_then(char::from_u32)
+        && !c.is_control()
+    {
+        return Some(c.to_string());
     }
     None
 }
@@ -500,6 +533,9 @@ mod tests {
         assert_eq!(text("f_f_i").as_deref(), Some("ffi"));
         assert_eq!(text("Omega").as_deref(), Some("\u{2126}"));
         assert_eq!(text("nosuchglyph"), None);
+        assert_eq!(text("a121").as_deref(), Some("y"));
+        assert_eq!(text("g12"), None);
+        assert_eq!(text("abc121"), None);
         assert_eq!(text("uniD800"), None);
         assert_eq!(glyph_text(b"a20", true).as_deref(), Some("\u{2714}"));
     }
