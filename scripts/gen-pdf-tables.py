@@ -87,5 +87,25 @@ for f in fonts:
     lines.append("    ),")
 lines.append("];")
 
+# Spacing accents over a letter, as TeX draws them for OT1 fonts, and the precomposed
+# character poppler shows for the pair (Unicode's canonical composition).
+import unicodedata
+ACCENTS = {0x60: 0x300, 0xB4: 0x301, 0x2C6: 0x302, 0x5E: 0x302, 0x2DC: 0x303, 0x7E: 0x303, 0xAF: 0x304,
+           0x2D8: 0x306, 0x2D9: 0x307, 0xA8: 0x308, 0x2DA: 0x30A, 0x2DD: 0x30B, 0x2C7: 0x30C,
+           0xB8: 0x327, 0x2DB: 0x328}
+pairs = []
+for accent, mark in ACCENTS.items():
+    for base in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz":
+        composed = unicodedata.normalize("NFC", base + chr(mark))
+        if len(composed) == 1:
+            pairs.append((accent, ord(base), ord(composed)))
+pairs.sort()
+lines.append("")
+lines.append("/// A spacing accent, a letter, and the letter with the accent: sorted by accent, then letter.")
+lines.append("pub(super) static ACCENTED: [(char, char, char); %d] = [" % len(pairs))
+for accent, base, composed in pairs:
+    lines.append("    (%s, %s, %s)," % (rust_char(accent), rust_char(base), rust_char(composed)))
+lines.append("];")
+
 open(OUT, 'w').write("\n".join(lines) + "\n")
 print("wrote", OUT, len(names), "glyph names,", len(zapf), "zapf names,", len(glyphs), "metric glyphs")

@@ -17,6 +17,7 @@ use lopdf::content::Content;
 use lopdf::{Dictionary, Document, LoadOptions, Object, ObjectId};
 
 use super::font::Font;
+use super::tables;
 
 use super::{MAX_TEXT_BYTES, PdfError, normalise};
 
@@ -704,6 +705,43 @@ impl Lines {
     /// A gap wider than this share of the font size is a space: a word space is a
     /// quarter to a third, kerning a few hundredths.
     const SPACE: f32 = 0.15;
+    /// A string that starts this far (a share of the font size) back over the last one
+    /// overlaps it: an accent and its letter, drawn one over the other.
+    const OVERLAP: f32 = 0.1;
+
+    /// Joins a spacing accent and the letter it is drawn over into one character, as
+    /// poppler does: the accent the last string ended with and the letter `text` starts
+    /// with, or the letter the last string ended with and an accent that is all of
+    /// `text`. Whether it did.
+    fn merge_accent(&mut self, text: &str) -> bool {
+        let compose = |accent: char, letter: char| {
+            tables::ACCENTED
+                .binary_search_by(|&(a, l, _)| (a, l).cmp(&(accent, letter)))
+                .ok()
+                .map(|i| tables::ACCENTED[i].2)
+        };
+        let mut last_chars = self.text.chars().rev();
+        let Some(last) = last_chars.next() else {
+            return false;
+        };
+        let mut chars = text.chars();
+        let Some(first) = chars.next() else {
+            return false;
+        };
+        let rest = chars.as_str();
+        let merged = match compose(last, first) {
+            Some(merged) => Some((merged, rest)),
+            None if rest.is_empty() => compose(first, last).map(|merged| (merged, "")),
+            None => None,
+        };
+        let Some((merged, rest)) = merged else {
+            return false;
+        };
+        self.text.pop();
+        self.text.push(merged);
+        self.text.push_str(rest);
+        true
+    }
 
     /// Adds a string drawn from `x0` to `x1` on the baseline `y`, all in the frame of
     /// its rotation; text turned another way than the last starts a line of its own.
@@ -721,6 +759,10 @@ impl Lines {
                 if rise > Self::BLANK_LINE * height {
                     self.text.push('\n');
                 }
+            } else if x0 - last_x < -Self::OVERLAP * height && self.merge_accent(text) {
+                // An accent drawn over its letter (TeX on OT1 fonts) is one character.
+                self.last = Some((rotation, x1.max(last_x), y, size));
+                return;
             } else {
                 let gap = x0 - last_x;
                 // A jump back along the line is a new piece of text drawn over or
@@ -753,6 +795,21 @@ mod tests {
         lines.push(none, 0.0, 20.0, 650.0, 10.0, "para");
         lines.push(Rotation::Quarter, 0.0, 20.0, 650.0, 10.0, "up");
         assert_eq!(lines.text, "Hello worlds\nnext\n\npara\nup");
+    }
+
+    #[test]
+    fn accents_drawn_over_letters_become_one_character() {
+        let mut lines = Lines::default();
+        let none = Rotation::None;
+        lines.push(none, 0.0, 8.0, 700.0, 10.0, "M");
+        lines.push(none, 9.0, 14.0, 700.0, 10.0, "\u{b4}");
+        lines.push(none, 10.0, 30.0, 700.0, 10.0, "etro");
+        lines.push(none, 33.0, 38.0, 700.0, 10.0, "o");
+        lines.push(none, 33.0, 38.0, 700.0, 10.0, "\u{a8}");
+        // Not over a letter: a space apart, or overlapping something else.
+        lines.push(none, 41.0, 45.0, 700.0, 10.0, "\u{b4}");
+        lines.push(none, 44.0, 50.0, 700.0, 10.0, "x");
+        assert_eq!(lines.text, "Métro ö \u{b4}x");
     }
 
     #[test]
