@@ -69,7 +69,9 @@ impl CMap {
             let Some(Token::Hex(high)) = tokens.next() else {
                 return;
             };
-            if low.len() == high.len() && (1..=4).contains(&low.len()) && self.code_ranges.len() < 256
+            if low.len() == high.len()
+                && (1..=4).contains(&low.len())
+                && self.code_ranges.len() < 256
             {
                 let mut range = CodeRange {
                     len: low.len(),
@@ -377,7 +379,11 @@ mod tests {
     #[test]
     fn empty_and_hostile_maps_cost_little() {
         assert!(CMap::parse(b"begincmap endcmap").map.is_empty());
-        assert!(CMap::parse(b"beginbfchar <01> <> <02> <0000> endbfchar").map.is_empty());
+        assert!(
+            CMap::parse(b"beginbfchar <01> <> <02> <0000> endbfchar")
+                .map
+                .is_empty()
+        );
         let huge = CMap::parse(b"beginbfrange <00000000> <FFFFFFFF> <0041> endbfrange");
         assert_eq!(huge.map.len(), MAX_ENTRIES);
         // Unterminated strings, hex and names end at the end of the input.

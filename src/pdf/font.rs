@@ -543,7 +543,10 @@ mod tests {
     #[test]
     fn standard_fonts_and_their_aliases_are_known() {
         assert_eq!(standard_font(b"Helvetica"), Some("Helvetica"));
-        assert_eq!(standard_font(b"ABCDEF+Arial,BoldItalic"), Some("Helvetica-BoldOblique"));
+        assert_eq!(
+            standard_font(b"ABCDEF+Arial,BoldItalic"),
+            Some("Helvetica-BoldOblique")
+        );
         assert_eq!(standard_font(b"TimesNewRomanPSMT"), Some("Times-Roman"));
         assert_eq!(standard_font(b"Courier-Oblique"), Some("Courier-Oblique"));
         assert_eq!(standard_font(b"Symbol"), Some("Symbol"));

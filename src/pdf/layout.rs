@@ -119,7 +119,10 @@ fn declares_encryption(bytes: &[u8]) -> bool {
     const KEY: &[u8] = b"/Encrypt";
     bytes.windows(KEY.len() + 1).any(|window| {
         window.starts_with(KEY)
-            && matches!(window[KEY.len()], b' ' | b'\t' | b'\r' | b'\n' | b'0'..=b'9' | b'<')
+            && matches!(
+                window[KEY.len()],
+                b' ' | b'\t' | b'\r' | b'\n' | b'0'..=b'9' | b'<'
+            )
     })
 }
 
@@ -134,9 +137,7 @@ fn with_empty_id(bytes: &[u8]) -> Option<Vec<u8>> {
             .position(|w| w == what)
             .map(|at| from + at)
     };
-    let startxref = bytes
-        .windows(9)
-        .rposition(|w| w == b"startxref")?;
+    let startxref = bytes.windows(9).rposition(|w| w == b"startxref")?;
     let digits: String = bytes[startxref + 9..]
         .iter()
         .skip_while(|b| b.is_ascii_whitespace())
@@ -304,7 +305,6 @@ fn matrix(operands: &[Object]) -> Option<Matrix> {
     (operands.len() >= 6).then(|| std::array::from_fn(|i| number(operands.get(i))))
 }
 
-
 pub(super) fn resolve<'a>(doc: &'a Document, object: &'a Object) -> Option<&'a Object> {
     doc.dereference(object).ok().map(|(_, object)| object)
 }
@@ -312,7 +312,6 @@ pub(super) fn resolve<'a>(doc: &'a Document, object: &'a Object) -> Option<&'a O
 pub(super) fn get<'a>(doc: &'a Document, dict: &'a Dictionary, key: &[u8]) -> Option<&'a Object> {
     dict.get(key).ok().and_then(|object| resolve(doc, object))
 }
-
 
 impl<'a> Walker<'a> {
     fn page(&mut self, page_id: ObjectId) -> Result<PageText, Stop> {
@@ -830,7 +829,11 @@ mod tests {
         let patched = with_empty_id(classic).unwrap();
         assert!(patched.ends_with(b"trailer\n<< /ID [<> <>]  /Size 1 >>\nstartxref\n9\n%%EOF"));
         let stream = b"%PDF-1.5\n1 0 obj\n<< /Type /XRef >>\nstream\nendstream\nstartxref\n9\n";
-        assert!(with_empty_id(stream).unwrap().starts_with(b"%PDF-1.5\n1 0 obj\n<< /ID [<> <>]  /Type"));
+        assert!(
+            with_empty_id(stream)
+                .unwrap()
+                .starts_with(b"%PDF-1.5\n1 0 obj\n<< /ID [<> <>]  /Type")
+        );
         assert_eq!(with_empty_id(b"no trailer"), None);
         assert_eq!(with_empty_id(b"startxref 99999"), None);
         assert!(declares_encryption(b"<< /Encrypt 6 0 R >>"));

@@ -163,10 +163,7 @@ fn identity_codes_are_two_bytes_whatever_the_codespacerange() {
 
 #[test]
 fn empty_tounicode_falls_back_to_the_encoding() {
-    assert_eq!(
-        pages("tounicode_empty.pdf"),
-        ["Café crème\nQartial map"]
-    );
+    assert_eq!(pages("tounicode_empty.pdf"), ["Café crème\nQartial map"]);
 }
 
 #[test]
