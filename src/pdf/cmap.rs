@@ -139,7 +139,7 @@ impl CMap {
                 }
                 Some(Token::ArrayOpen) => {
                     let mut code = low;
-                    while let Some(token) = tokens.next() {
+                    for token in tokens.by_ref() {
                         match token {
                             Token::Hex(units) => {
                                 if code <= high {
@@ -191,7 +191,7 @@ pub(super) fn type1_encoding(program: &[u8]) -> Option<Vec<(u8, &[u8])>> {
         source: clear,
         pos: 0,
     };
-    while let Some(token) = tokens.next() {
+    for token in tokens.by_ref() {
         if token == Token::Name(b"Encoding") {
             break;
         }

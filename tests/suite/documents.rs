@@ -40,6 +40,7 @@ loading
 done
 42
 <Figure>
+[image/png output, 6 bytes]
 [image/png output, 16 bytes]
 ZeroDivisionError: division by zero
 ---------
@@ -100,7 +101,7 @@ fn a_notebook_is_read_as_its_view_byte_for_byte() {
     assert_eq!(
         stdout(&out),
         "   5 | # %% [code] cell-2\n   6 | x = 42\n   7 | x\n\n\
-         [Truncated: showing lines 5-7 of 19. Use --start-line 8 to continue. Use --outline to list its cells.]\n"
+         [Truncated: showing lines 5-7 of 20. Use --start-line 8 to continue. Use --outline to list its cells.]\n"
     );
 }
 
@@ -131,7 +132,7 @@ fn cells_are_symbols_by_number_or_id() {
     let out = ws.run(&["nb.ipynb", "--outline"]);
     assert_eq!(
         stdout(&out),
-        "  1-3 | # %% [markdown] cell-1\n 5-16 | # %% [code] cell-2\n18-19 | # %% [code] cell-3\n"
+        "  1-3 | # %% [markdown] cell-1\n 5-17 | # %% [code] cell-2\n19-20 | # %% [code] cell-3\n"
     );
     let v = ws.json(&["nb.ipynb", "--outline"]);
     assert_eq!(v["data"]["symbols"][1]["name"], "cell-2");
@@ -140,7 +141,7 @@ fn cells_are_symbols_by_number_or_id() {
     let out = ws.run(&["nb.ipynb#cell-3", "--no-hint"]);
     assert_eq!(
         stdout(&out),
-        "  18 | # %% [code] cell-3\n  19 | print('no output')\n"
+        "  19 | # %% [code] cell-3\n  20 | print('no output')\n"
     );
     // By the cell's id (nbformat 4.5).
     let v = ws.json(&["ids.ipynb#load-data"]);
@@ -154,7 +155,7 @@ fn cells_are_symbols_by_number_or_id() {
     // The cell that holds a line.
     let out = ws.run(&["nb.ipynb:9", "--enclosing", "--no-hint"]);
     assert!(stdout(&out).starts_with("   5 | # %% [code] cell-2\n"));
-    assert!(stdout(&out).ends_with("  16 | ZeroDivisionError: division by zero\n"));
+    assert!(stdout(&out).ends_with("  17 | ZeroDivisionError: division by zero\n"));
     // A cell that is not there: the nearest ones.
     let out = ws.run(&["nb.ipynb#cell-9"]);
     assert_eq!(code(&out), 3);
