@@ -360,3 +360,24 @@ fn paths_are_checked() {
         );
     }
 }
+
+#[test]
+fn all_cuts_no_line_of_a_notebook() {
+    // SPEC §16 "Notebook figures": `--all` cuts no line of a notebook either (a file's
+    // lines are never cut by `--all`, whatever their length; 1,000,000 is the most a
+    // window keeps).
+    let ws = Workspace::new();
+    let long = "a".repeat(1_200_000);
+    let nb = json!({
+        "cells": [{"cell_type": "code", "execution_count": 1, "metadata": {}, "source": "x",
+                   "outputs": [{"output_type": "stream", "name": "stdout", "text": format!("{long}\nend\n")}]}],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 4
+    });
+    ws.file("long-line.ipynb", nb.to_string());
+    let out = ws.run(&["long-line.ipynb", "--all", "--numbers", "none"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        stdout(&out),
+        format!("# %% [code] cell-1\nx\n# %% [output] cell-1\n{long}\nend\n")
+    );
+}
