@@ -284,11 +284,17 @@ impl Font {
     }
 }
 
+/// The most a Type 1 program may inflate to for its encoding to be read: real ones are a
+/// few dozen KiB, and every font of a crafted file may name a bomb.
+const MAX_TYPE1_PROGRAM_BYTES: usize = 4 << 20;
+
 /// The program of an embedded Type 1 font (`/FontFile`), inflated, if it has one.
 fn type1_program(doc: &Document, dict: &Dictionary) -> Option<Vec<u8>> {
     let descriptor = get(doc, dict, b"FontDescriptor")?.as_dict().ok()?;
     let stream = get(doc, descriptor, b"FontFile")?.as_stream().ok()?;
-    stream.get_plain_content_with_limit(MAX_STREAM_BYTES).ok()
+    stream
+        .get_plain_content_with_limit(MAX_TYPE1_PROGRAM_BYTES)
+        .ok()
 }
 
 /// The text of a glyph name, as poppler finds it: the Adobe Glyph List (for
