@@ -235,7 +235,7 @@ fn read_file(
         return image.map(|image| Success::Image(image, facts));
     }
     if let Some(kind) = document_kind(request, file, display)? {
-        return read_document(request, facts, file, kind, spec, asked_line);
+        return read_document(request, facts, file, kind, spec, asked_line, sink);
     }
     let input = read::TextInput::<std::io::Empty>::File(file, size);
     read_text(request, facts, input, spec, asked_line, None, sink)
@@ -250,11 +250,12 @@ fn read_document(
     kind: DocumentKind,
     spec: &WindowSpec,
     asked_line: Option<u64>,
+    sink: Option<&mut dyn LineSink>,
 ) -> Result<Success, Error> {
     let bytes = document::read_bytes(file, kind, &facts.path, request.wording())?;
     let Some(view) = document::view(kind, &bytes, &facts.path, request.wording())? else {
         let input = read::TextInput::Stream(Cursor::new(bytes));
-        return read_text(request, facts, input, spec, asked_line, None, None);
+        return read_text(request, facts, input, spec, asked_line, None, sink);
     };
     // `--hash` is the file's (SPEC §1), not its view's.
     if request.wants_hash() {
@@ -266,6 +267,7 @@ fn read_document(
         no_text_layer: view.no_text_layer,
     };
     let input = read::TextInput::Stream(Cursor::new(view.text.into_bytes()));
+    // `--all` streams the view as it streams a file: whole, no line cut (SPEC §17).
     read_text(
         request,
         facts,
@@ -273,7 +275,7 @@ fn read_document(
         spec,
         asked_line,
         Some(document),
-        None,
+        sink,
     )
 }
 

@@ -531,15 +531,24 @@ impl View {
                         .plain
                         .as_ref()
                         .filter(|plain| plain.pieces().iter().any(|Text(piece)| !piece.is_empty()));
-                    if let Some(plain) = plain {
-                        block.feed_all(plain);
-                    } else if let Some(other) = &data.other {
+                    let other_line = |other: &Other<'_>| {
                         let mime: String = other
                             .mime
                             .chars()
                             .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
                             .collect();
-                        block.feed(&format!("[{mime} output, {} bytes]\n", other.size));
+                        format!("[{mime} output, {} bytes]\n", other.size)
+                    };
+                    if let Some(plain) = plain {
+                        block.feed_all(plain);
+                        // A figure with its text twin (`<Figure size …>`) shows both
+                        // (SPEC §16): the text, then the image's line.
+                        if let Some(image) = data.other.as_ref().filter(|o| is_image(&o.mime)) {
+                            block.end_text();
+                            block.feed(&other_line(image));
+                        }
+                    } else if let Some(other) = &data.other {
+                        block.feed(&other_line(other));
                     }
                 }
                 OutputType::Error => {
@@ -851,7 +860,10 @@ mod tests {
             r#"{"output_type": "execute_result", "execution_count": 1, "metadata": {}, "data": {"text/plain": ["   a\n", "0  1"], "text/html": ["<table/>"]}},
                {"output_type": "display_data", "metadata": {}, "data": {"image/png": "iVBORw0KGgo=\n", "text/plain": "<Figure size 640x480 with 1 Axes>"}}"#,
         );
-        assert_eq!(out, "   a\n0  1\n<Figure size 640x480 with 1 Axes>\n");
+        assert_eq!(
+            out,
+            "   a\n0  1\n<Figure size 640x480 with 1 Axes>\n[image/png output, 8 bytes]\n"
+        );
     }
 
     #[test]

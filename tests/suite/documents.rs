@@ -40,6 +40,7 @@ loading
 done
 42
 <Figure>
+[image/png output, 6 bytes]
 [image/png output, 16 bytes]
 ZeroDivisionError: division by zero
 ---------
@@ -100,7 +101,7 @@ fn a_notebook_is_read_as_its_view_byte_for_byte() {
     assert_eq!(
         stdout(&out),
         "   5 | # %% [code] cell-2\n   6 | x = 42\n   7 | x\n\n\
-         [Truncated: showing lines 5-7 of 19. Use --start-line 8 to continue. Use --outline to list its cells.]\n"
+         [Truncated: showing lines 5-7 of 20. Use --start-line 8 to continue. Use --outline to list its cells.]\n"
     );
 }
 
@@ -131,7 +132,7 @@ fn cells_are_symbols_by_number_or_id() {
     let out = ws.run(&["nb.ipynb", "--outline"]);
     assert_eq!(
         stdout(&out),
-        "  1-3 | # %% [markdown] cell-1\n 5-16 | # %% [code] cell-2\n18-19 | # %% [code] cell-3\n"
+        "  1-3 | # %% [markdown] cell-1\n 5-17 | # %% [code] cell-2\n19-20 | # %% [code] cell-3\n"
     );
     let v = ws.json(&["nb.ipynb", "--outline"]);
     assert_eq!(v["data"]["symbols"][1]["name"], "cell-2");
@@ -140,7 +141,7 @@ fn cells_are_symbols_by_number_or_id() {
     let out = ws.run(&["nb.ipynb#cell-3", "--no-hint"]);
     assert_eq!(
         stdout(&out),
-        "  18 | # %% [code] cell-3\n  19 | print('no output')\n"
+        "  19 | # %% [code] cell-3\n  20 | print('no output')\n"
     );
     // By the cell's id (nbformat 4.5).
     let v = ws.json(&["ids.ipynb#load-data"]);
@@ -154,7 +155,7 @@ fn cells_are_symbols_by_number_or_id() {
     // The cell that holds a line.
     let out = ws.run(&["nb.ipynb:9", "--enclosing", "--no-hint"]);
     assert!(stdout(&out).starts_with("   5 | # %% [code] cell-2\n"));
-    assert!(stdout(&out).ends_with("  16 | ZeroDivisionError: division by zero\n"));
+    assert!(stdout(&out).ends_with("  17 | ZeroDivisionError: division by zero\n"));
     // A cell that is not there: the nearest ones.
     let out = ws.run(&["nb.ipynb#cell-9"]);
     assert_eq!(code(&out), 3);
@@ -358,4 +359,25 @@ fn paths_are_checked() {
             v["error"]["message"]
         );
     }
+}
+
+#[test]
+fn all_cuts_no_line_of_a_notebook() {
+    // SPEC §16 "Notebook figures": `--all` cuts no line of a notebook either (a file's
+    // lines are never cut by `--all`, whatever their length; 1,000,000 is the most a
+    // window keeps).
+    let ws = Workspace::new();
+    let long = "a".repeat(1_200_000);
+    let nb = json!({
+        "cells": [{"cell_type": "code", "execution_count": 1, "metadata": {}, "source": "x",
+                   "outputs": [{"output_type": "stream", "name": "stdout", "text": format!("{long}\nend\n")}]}],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 4
+    });
+    ws.file("long-line.ipynb", nb.to_string());
+    let out = ws.run(&["long-line.ipynb", "--all", "--numbers", "none"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        stdout(&out),
+        format!("# %% [code] cell-1\nx\n# %% [output] cell-1\n{long}\nend\n")
+    );
 }

@@ -138,3 +138,96 @@ fn output_has_no_control_characters_or_trailing_spaces() {
         }
     }
 }
+
+// Issue 30: PDF text as poppler reads it (SPEC §16). Each fixture is made by
+// tests/data/pdf/make_issue30.py and shows one fault alone; the expected text is what
+// `pdftotext` prints for it, laid out in our lines.
+
+#[test]
+fn differences_with_notdef_keep_their_ligatures() {
+    assert_eq!(
+        pages("tex_notdef_ligatures.pdf"),
+        ["first flow effort office baffle"]
+    );
+}
+
+#[test]
+fn tounicode_with_luatex_tokens_is_still_read() {
+    assert_eq!(pages("cmap_luatex_tokens.pdf"), ["Texy\nOK"]);
+}
+
+#[test]
+fn identity_codes_are_two_bytes_whatever_the_codespacerange() {
+    assert_eq!(pages("cmap_codespace_identity.pdf"), ["Groups"]);
+}
+
+#[test]
+fn empty_tounicode_falls_back_to_the_encoding() {
+    assert_eq!(pages("tounicode_empty.pdf"), ["Café crème\nQartial map"]);
+}
+
+#[test]
+fn indirect_filter_and_decode_parms_are_followed() {
+    let text = extract(&fixture("indirect_filter.pdf"), BUDGET).unwrap();
+    assert_eq!(
+        text.pages,
+        ["Indirect filter text", "Indirect parameters text"]
+    );
+}
+
+#[test]
+fn rotated_text_is_read_along_its_direction() {
+    assert_eq!(
+        pages("rotated_text.pdf"),
+        ["DOCUMENT TITLE\nSecond line\nUpside down words\nnext line\nUpright footer"]
+    );
+}
+
+#[test]
+fn standard_fonts_without_widths_use_their_metrics() {
+    assert_eq!(
+        pages("standard14_no_widths.pdf"),
+        ["efficient r1c1\n\nNarrow gap\n\nmono space\n\nkerned"]
+    );
+}
+
+#[test]
+fn symbol_and_zapf_dingbats_use_their_builtin_encodings() {
+    assert_eq!(
+        pages("symbol_zapf.pdf"),
+        ["\u{2126}\u{2264}\u{2211}\u{3b1}\u{3b2}\u{3c0}\n\u{2713}\u{2714}\u{25a0}"]
+    );
+}
+
+#[test]
+fn password_protected_files_are_encrypted_not_damaged() {
+    for name in [
+        "enc_user_aes256.pdf",
+        "enc_user_aes128.pdf",
+        "enc_user_rc4_128.pdf",
+        "enc_user_rc4_40.pdf",
+    ] {
+        assert_eq!(
+            extract(&fixture(name), BUDGET),
+            Err(PdfError::Encrypted),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn files_that_open_with_the_empty_password_are_read() {
+    for name in [
+        "enc_empty_aes256_restricted.pdf",
+        "enc_empty_aes256_no_id.pdf",
+        "enc_empty_rc4_40.pdf",
+        "enc_empty_rc4_no_id.pdf",
+        "enc_attachments_only.pdf",
+    ] {
+        assert_eq!(
+            extract(&fixture(name), BUDGET).map(|text| text.pages),
+            Ok(vec!["Secret text of the encrypted fixtures".to_string()]),
+            "{name}"
+        );
+    }
+}

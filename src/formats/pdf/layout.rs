@@ -14,14 +14,13 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use lopdf::content::Content;
-use lopdf::{Dictionary, Document, Encoding, LoadOptions, Object, ObjectId};
+use lopdf::{Dictionary, Document, LoadOptions, Object, ObjectId};
+
+use super::font::Font;
+use super::objects::{MAX_STREAM_BYTES, get, number};
+use super::tables;
 
 use super::{MAX_TEXT_BYTES, PdfError, normalise};
-
-/// The most any one stream may inflate to, 32 MiB. Object and cross-reference streams,
-/// fonts' ToUnicode maps and page contents are all far smaller; lopdf's default (256 MiB)
-/// lets a 1 MiB file allocate that much per stream.
-const MAX_STREAM_BYTES: usize = 32 << 20;
 
 /// The most content a page may inflate to, its forms each time they are drawn included:
 /// a small form drawn a million times must not cost a million times its size.
@@ -52,12 +51,29 @@ pub(super) fn extract_pages(
         max_decompressed_size: Some(MAX_STREAM_BYTES),
         ..LoadOptions::default()
     };
-    let doc = Document::load_mem_with_options(bytes, options).map_err(|error| match error {
-        lopdf::Error::Decryption(_) | lopdf::Error::InvalidPassword => PdfError::Encrypted,
-        _ => PdfError::Damaged,
-    })?;
-    // lopdf decrypts a file whose user password is empty as it loads it; one still
-    // encrypted afterwards needs a password we don't have.
+    let load = |bytes: &[u8]| {
+        Document::load_mem_with_options(bytes, options.clone()).map_err(|error| match error {
+            lopdf::Error::Decryption(_)
+            | lopdf::Error::InvalidPassword
+            | lopdf::Error::UnsupportedSecurityHandler(_) => PdfError::Encrypted,
+            // A file that says it is encrypted and fails to load needs a password we
+            // don't have, or a handler lopdf lacks: either way it is no damage (SPEC §16).
+            _ if declares_encryption(bytes) => PdfError::Encrypted,
+            _ => PdfError::Damaged,
+        })
+    };
+    let mut doc = load(bytes)?;
+    // lopdf decrypts a file whose user password is empty as it loads it, but only with an
+    // `/ID`; poppler takes a missing one as empty, and so do we: the file is loaded again
+    // with `/ID [<> <>]` written into its trailer (a copy of the bytes, this once).
+    if doc.is_encrypted()
+        && doc.trailer.get(b"ID").is_err()
+        && let Some(patched) = with_empty_id(bytes)
+    {
+        drop(doc);
+        doc = load(&patched)?;
+    }
+    // One still encrypted needs a password we don't have.
     if doc.is_encrypted() {
         return Err(PdfError::Encrypted);
     }
@@ -65,6 +81,8 @@ pub(super) fn extract_pages(
     if pages.is_empty() {
         return Err(PdfError::Damaged);
     }
+    resolve_stream_filters(&mut doc);
+    let doc = doc;
     let mut walker = Walker {
         doc: &doc,
         deadline,
@@ -91,6 +109,94 @@ pub(super) fn extract_pages(
     Ok(texts)
 }
 
+/// Whether the file names an `/Encrypt` dictionary (in a trailer or a cross-reference
+/// stream, which are never encrypted themselves); `/EncryptMetadata` does not count.
+fn declares_encryption(bytes: &[u8]) -> bool {
+    const KEY: &[u8] = b"/Encrypt";
+    bytes.windows(KEY.len() + 1).any(|window| {
+        window.starts_with(KEY)
+            && matches!(
+                window[KEY.len()],
+                b' ' | b'\t' | b'\r' | b'\n' | b'0'..=b'9' | b'<'
+            )
+    })
+}
+
+/// The file with `/ID [<> <>]` written into the dictionary of its last trailer (or
+/// cross-reference stream), where `startxref` points; nothing that any offset names moves.
+/// `None` when that dictionary can't be found.
+fn with_empty_id(bytes: &[u8]) -> Option<Vec<u8>> {
+    let find = |from: usize, what: &[u8]| {
+        bytes
+            .get(from..)?
+            .windows(what.len())
+            .position(|w| w == what)
+            .map(|at| from + at)
+    };
+    let startxref = bytes.windows(9).rposition(|w| w == b"startxref")?;
+    let digits: String = bytes[startxref + 9..]
+        .iter()
+        .skip_while(|b| b.is_ascii_whitespace())
+        .take_while(|b| b.is_ascii_digit())
+        .map(|&b| char::from(b))
+        .collect();
+    let offset: usize = digits.parse().ok().filter(|&o| o < bytes.len())?;
+    let dictionary = if bytes[offset..].starts_with(b"xref") {
+        find(find(offset, b"trailer")?, b"<<")?
+    } else {
+        find(offset, b"<<").filter(|&at| at < offset + 64)?
+    };
+    let at = dictionary + 2;
+    let mut patched = Vec::with_capacity(bytes.len() + 16);
+    patched.extend_from_slice(&bytes[..at]);
+    patched.extend_from_slice(b" /ID [<> <>] ");
+    patched.extend_from_slice(&bytes[at..]);
+    Some(patched)
+}
+
+/// Writes the `/Filter` and `/DecodeParms` of every stream in place where they are
+/// indirect (`/Filter 6 0 R`, `/Filter [6 0 R]`): lopdf reads only direct ones, and
+/// would take a compressed page for one without text. One pass over the objects.
+fn resolve_stream_filters(doc: &mut Document) {
+    let direct = |doc: &Document, object: &Object| -> Option<Object> {
+        let resolved = |o: &Object| match o {
+            Object::Reference(id) => doc.get_object(*id).ok().cloned(),
+            other => Some(other.clone()),
+        };
+        match resolved(object)? {
+            // Elements of an array may be indirect too (at most a few filters).
+            Object::Array(items) => Some(Object::Array(
+                items.iter().take(16).filter_map(resolved).collect(),
+            )),
+            other => Some(other),
+        }
+    };
+    let is_indirect = |object: &Object| match object {
+        Object::Reference(_) => true,
+        Object::Array(items) => items.iter().any(|o| matches!(o, Object::Reference(_))),
+        _ => false,
+    };
+    let mut fixes = Vec::new();
+    for (id, object) in &doc.objects {
+        let Object::Stream(stream) = object else {
+            continue;
+        };
+        for key in [&b"Filter"[..], b"DecodeParms"] {
+            if let Ok(value) = stream.dict.get(key)
+                && is_indirect(value)
+                && let Some(value) = direct(doc, value)
+            {
+                fixes.push((*id, key, value));
+            }
+        }
+    }
+    for (id, key, value) in fixes {
+        if let Some(Object::Stream(stream)) = doc.objects.get_mut(&id) {
+            stream.dict.set(key.to_vec(), value);
+        }
+    }
+}
+
 /// A page's raw text, and whether some of its content could not be read.
 struct PageText {
     text: String,
@@ -108,21 +214,21 @@ struct Walker<'a> {
     ops: usize,
     /// Fonts already read, by the address of their dictionary (the document is not
     /// changed while we walk it, so an address names one font).
-    fonts: HashMap<usize, Rc<Font<'a>>>,
+    fonts: HashMap<usize, Rc<Font>>,
     /// Text bytes produced over all pages, against [`MAX_TEXT_BYTES`].
     text_bytes: usize,
 }
 
 /// The state one page's walk needs.
-struct Page<'a> {
+struct Page {
     lines: Lines,
     /// Content bytes inflated for this page so far, against [`MAX_PAGE_CONTENT_BYTES`].
     inflated: usize,
     /// Forms being drawn, outermost first: to refuse one that draws itself.
     forms: Vec<ObjectId>,
     broken: bool,
-    state: State<'a>,
-    saved: Vec<State<'a>>,
+    state: State,
+    saved: Vec<State>,
     /// `q`s beyond [`MAX_SAVED_STATES`] not yet matched by a `Q`.
     unsaved: usize,
     /// The text matrix and the text line matrix (§9.4.2).
@@ -132,9 +238,9 @@ struct Page<'a> {
 
 /// The graphics state that matters to text (§8.4, §9.3): saved by `q`, restored by `Q`.
 #[derive(Clone)]
-struct State<'a> {
+struct State {
     ctm: Matrix,
-    font: Option<Rc<Font<'a>>>,
+    font: Option<Rc<Font>>,
     size: f32,
     char_spacing: f32,
     word_spacing: f32,
@@ -144,7 +250,7 @@ struct State<'a> {
     rise: f32,
 }
 
-impl State<'_> {
+impl State {
     fn new() -> Self {
         State {
             ctm: IDENTITY,
@@ -180,211 +286,8 @@ fn translation(x: f32, y: f32) -> Matrix {
     [1.0, 0.0, 0.0, 1.0, x, y]
 }
 
-/// A number operand; anything else, or a number that is not finite, is 0 (a crafted
-/// NaN would otherwise poison every position after it).
-fn number(object: Option<&Object>) -> f32 {
-    let value = match object {
-        Some(Object::Integer(i)) => *i as f32,
-        Some(Object::Real(r)) => *r,
-        _ => 0.0,
-    };
-    if value.is_finite() { value } else { 0.0 }
-}
-
 fn matrix(operands: &[Object]) -> Option<Matrix> {
     (operands.len() >= 6).then(|| std::array::from_fn(|i| number(operands.get(i))))
-}
-
-/// What a font gives the layout: the text of its codes and how far each code advances.
-struct Font<'a> {
-    /// lopdf's decoding (ToUnicode map, named encoding or `Differences`); `None` when the
-    /// font has none lopdf can read, and then one-byte codes are read as Latin-1.
-    encoding: Option<Encoding<'a>>,
-    /// Composite (`Type0`) fonts take two bytes a code, as `Identity-H` and the
-    /// usual CJK encodings do; simple fonts one.
-    two_byte: bool,
-    widths: Widths,
-}
-
-/// Glyph advances in thousandths of the font size.
-enum Widths {
-    /// A simple font's `Widths` from `FirstChar`; codes outside use `missing`.
-    Simple {
-        first: i64,
-        widths: Vec<f32>,
-        missing: f32,
-    },
-    /// A composite font's `W` entries as code → width, and its `DW`.
-    Composite {
-        widths: HashMap<u32, f32>,
-        default: f32,
-    },
-}
-
-/// A standard-14 font written without `Widths` is given this average advance: words in
-/// one string don't need it, and gaps between strings are then judged a little generously.
-const UNKNOWN_WIDTH: f32 = 500.0;
-
-/// Entries read from a composite font's `W` array at most; a range `c1 c2 w` expands
-/// to its codes, so a crafted `0 4294967295 w` must not become 4 billion entries.
-const MAX_COMPOSITE_WIDTHS: usize = 65_536;
-
-impl Widths {
-    fn of(&self, code: u32) -> f32 {
-        match self {
-            Widths::Simple {
-                first,
-                widths,
-                missing,
-            } => i64::from(code)
-                .checked_sub(*first)
-                .and_then(|i| usize::try_from(i).ok())
-                .and_then(|i| widths.get(i))
-                .copied()
-                .unwrap_or(*missing),
-            Widths::Composite { widths, default } => widths.get(&code).copied().unwrap_or(*default),
-        }
-    }
-}
-
-impl<'a> Font<'a> {
-    fn read(doc: &'a Document, dict: &'a Dictionary) -> Font<'a> {
-        let subtype = dict
-            .get(b"Subtype")
-            .and_then(Object::as_name)
-            .unwrap_or(b"");
-        let two_byte = subtype == b"Type0";
-        let encoding = dict
-            .get_font_encoding_with_limit(doc, MAX_STREAM_BYTES)
-            .ok();
-        let widths = if two_byte {
-            composite_widths(doc, dict)
-        } else {
-            simple_widths(doc, dict, subtype == b"Type3")
-        };
-        Font {
-            encoding,
-            two_byte,
-            widths,
-        }
-    }
-
-    /// The codes of a string: one or two bytes each.
-    fn codes<'s>(&self, bytes: &'s [u8]) -> impl Iterator<Item = u32> + 's {
-        let step = if self.two_byte { 2 } else { 1 };
-        bytes.chunks_exact(step).map(|code| {
-            code.iter()
-                .fold(0u32, |acc, &byte| (acc << 8) | u32::from(byte))
-        })
-    }
-
-    fn decode(&self, bytes: &[u8], out: &mut String) {
-        if let Some(encoding) = &self.encoding {
-            // Into a scratch string: a decoding that fails halfway leaves nothing behind.
-            let mut decoded = String::new();
-            if encoding.write_to_string(bytes, &mut decoded).is_ok() {
-                out.push_str(&decoded);
-                return;
-            }
-        }
-        // No usable encoding: one-byte codes are most often Latin-1 (WinAnsi agrees on
-        // letters and digits); two-byte glyph ids mean nothing without a map.
-        if !self.two_byte {
-            out.extend(bytes.iter().map(|&byte| char::from(byte)));
-        }
-    }
-}
-
-fn resolve<'a>(doc: &'a Document, object: &'a Object) -> Option<&'a Object> {
-    doc.dereference(object).ok().map(|(_, object)| object)
-}
-
-fn get<'a>(doc: &'a Document, dict: &'a Dictionary, key: &[u8]) -> Option<&'a Object> {
-    dict.get(key).ok().and_then(|object| resolve(doc, object))
-}
-
-fn simple_widths(doc: &Document, dict: &Dictionary, type3: bool) -> Widths {
-    let first = match get(doc, dict, b"FirstChar") {
-        Some(Object::Integer(first)) => *first,
-        _ => 0,
-    };
-    // Type 3 widths are in glyph space; the font matrix takes them to text space
-    // (its usual [0.001 0 0 0.001 0 0] makes the factor 1).
-    let scale = if type3 {
-        match get(doc, dict, b"FontMatrix").and_then(|m| m.as_array().ok()) {
-            Some(m) if !m.is_empty() => (number(m.first()) * 1000.0).abs(),
-            _ => 1.0,
-        }
-    } else {
-        1.0
-    };
-    let widths: Vec<f32> = match get(doc, dict, b"Widths").and_then(|w| w.as_array().ok()) {
-        Some(widths) => widths
-            .iter()
-            .take(256)
-            .map(|w| number(resolve(doc, w)) * scale)
-            .collect(),
-        None => Vec::new(),
-    };
-    let missing = get(doc, dict, b"FontDescriptor")
-        .and_then(|d| d.as_dict().ok())
-        .and_then(|d| get(doc, d, b"MissingWidth"))
-        .map(|w| number(Some(w)) * scale)
-        .filter(|w| *w > 0.0)
-        .unwrap_or(if widths.is_empty() {
-            UNKNOWN_WIDTH
-        } else {
-            0.0
-        });
-    Widths::Simple {
-        first,
-        widths,
-        missing,
-    }
-}
-
-fn composite_widths(doc: &Document, dict: &Dictionary) -> Widths {
-    let descendant = get(doc, dict, b"DescendantFonts")
-        .and_then(|fonts| fonts.as_array().ok())
-        .and_then(|fonts| fonts.first())
-        .and_then(|font| resolve(doc, font))
-        .and_then(|font| font.as_dict().ok());
-    let mut widths = HashMap::new();
-    let mut default = 1000.0;
-    if let Some(descendant) = descendant {
-        if let Some(dw) = get(doc, descendant, b"DW") {
-            default = number(Some(dw));
-        }
-        let entries = get(doc, descendant, b"W")
-            .and_then(|w| w.as_array().ok())
-            .map(Vec::as_slice)
-            .unwrap_or(&[]);
-        // `c [w1 w2 …]` gives codes c, c+1, …; `c1 c2 w` gives c1..=c2 the width w.
-        let mut i = 0;
-        while i < entries.len() && widths.len() < MAX_COMPOSITE_WIDTHS {
-            let first = number(entries.get(i)).max(0.0) as u32;
-            match entries.get(i + 1).and_then(|next| resolve(doc, next)) {
-                Some(Object::Array(list)) => {
-                    for (offset, w) in list.iter().take(MAX_COMPOSITE_WIDTHS).enumerate() {
-                        let code = first.saturating_add(offset as u32);
-                        widths.insert(code, number(resolve(doc, w)));
-                    }
-                    i += 2;
-                }
-                Some(_) => {
-                    let last = number(entries.get(i + 1)).max(0.0) as u32;
-                    let w = number(entries.get(i + 2));
-                    let room = (MAX_COMPOSITE_WIDTHS - widths.len()) as u32;
-                    for code in first..=last.min(first.saturating_add(room)) {
-                        widths.insert(code, w);
-                    }
-                    i += 3;
-                }
-                None => break,
-            }
-        }
-    }
-    Widths::Composite { widths, default }
 }
 
 impl<'a> Walker<'a> {
@@ -451,7 +354,7 @@ impl<'a> Walker<'a> {
     /// Follows one content stream, the page's or a form's.
     fn run(
         &mut self,
-        page: &mut Page<'a>,
+        page: &mut Page,
         content: &[u8],
         resources: &Resources<'a>,
     ) -> Result<(), Stop> {
@@ -473,7 +376,7 @@ impl<'a> Walker<'a> {
 
     fn operate(
         &mut self,
-        page: &mut Page<'a>,
+        page: &mut Page,
         operator: &str,
         operands: &[Object],
         resources: &Resources<'a>,
@@ -567,7 +470,7 @@ impl<'a> Walker<'a> {
     }
 
     /// Looks a font up by its resource name, reading it the first time.
-    fn font(&mut self, resources: &Resources<'a>, name: &[u8]) -> Option<Rc<Font<'a>>> {
+    fn font(&mut self, resources: &Resources<'a>, name: &[u8]) -> Option<Rc<Font>> {
         let doc = self.doc;
         let dict = resources.iter().find_map(|res| {
             get(doc, res, b"Font")
@@ -585,7 +488,7 @@ impl<'a> Walker<'a> {
 
     /// Shows a string: its text goes to the layout at the point it is drawn, and the
     /// text matrix advances past it.
-    fn show(&mut self, page: &mut Page<'a>, string: Option<&Object>) -> Result<(), Stop> {
+    fn show(&mut self, page: &mut Page, string: Option<&Object>) -> Result<(), Stop> {
         let Some(Object::String(bytes, _)) = string else {
             return Ok(());
         };
@@ -596,8 +499,8 @@ impl<'a> Walker<'a> {
         // its gaps inside the string: place it glyph by glyph so the layout sees them.
         let state = &page.state;
         if state.char_spacing.abs() > Lines::SPACE * state.size.abs() {
-            for code in bytes.chunks(if font.two_byte { 2 } else { 1 }) {
-                self.place(page, &font, code)?;
+            for code in font.codes(bytes) {
+                self.place(page, &font, &bytes[code.start..code.end])?;
             }
             Ok(())
         } else {
@@ -606,18 +509,19 @@ impl<'a> Walker<'a> {
     }
 
     /// Puts the text of `bytes` where the text matrix says, and advances it by their widths.
-    fn place(&mut self, page: &mut Page<'a>, font: &Font<'a>, bytes: &[u8]) -> Result<(), Stop> {
+    fn place(&mut self, page: &mut Page, font: &Font, bytes: &[u8]) -> Result<(), Stop> {
         let state = &page.state;
         // The spacing after the last glyph moves the pen but is no ink: the layout must
         // see the gap it leaves before the next string.
         let (mut advance, mut trailing) = (0.0, 0.0);
+        let mut text = String::new();
         for code in font.codes(bytes) {
             trailing = state.char_spacing;
-            // Word spacing applies to the one-byte code 32 only (§9.3.3).
-            if !font.two_byte && code == 32 {
+            if code.is_word_space() {
                 trailing += state.word_spacing;
             }
-            advance += (font.widths.of(code) / 1000.0 * state.size + trailing) * state.scaling;
+            advance += (font.width(code.value) / 1000.0 * state.size + trailing) * state.scaling;
+            font.decode(code.value, &mut text);
         }
         let render = [
             state.size * state.scaling,
@@ -632,13 +536,16 @@ impl<'a> Walker<'a> {
         let ink = translation(advance - trailing * state.scaling, 0.0);
         let end = multiply(&multiply(&render, &multiply(&ink, &page.tm)), &state.ctm);
         page.tm = multiply(&translation(advance, 0.0), &page.tm);
-        let mut text = String::new();
-        font.decode(bytes, &mut text);
         self.text_bytes += text.len();
         if self.text_bytes > MAX_TEXT_BYTES {
             return Err(Stop::TooMuchText);
         }
-        page.lines.push(start[4], end[4], start[5], size, &text);
+        // Lines run along the text's direction (a quarter turn at a time, as pdftotext
+        // reads rotated text): positions are taken in a frame turned with the text.
+        let rotation = Rotation::of(start[0], start[1]);
+        let (x0, y) = rotation.unturn(start[4], start[5]);
+        let (x1, _) = rotation.unturn(end[4], end[5]);
+        page.lines.push(rotation, x0, x1, y, size, &text);
         Ok(())
     }
 
@@ -646,7 +553,7 @@ impl<'a> Walker<'a> {
     /// Images and unknown names are skipped.
     fn form(
         &mut self,
-        page: &mut Page<'a>,
+        page: &mut Page,
         name: &[u8],
         resources: &Resources<'a>,
     ) -> Result<(), Stop> {
@@ -709,7 +616,7 @@ impl<'a> Walker<'a> {
     }
 }
 
-impl Page<'_> {
+impl Page {
     /// `Td`: a new line, offset from the start of the current one.
     fn next_line(&mut self, x: f32, y: f32) {
         self.tlm = multiply(&translation(x, y), &self.tlm);
@@ -717,12 +624,51 @@ impl Page<'_> {
     }
 }
 
+/// Which way text runs on the page, a quarter turn at a time (counter-clockwise).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Rotation {
+    #[default]
+    None,
+    Quarter,
+    Half,
+    ThreeQuarters,
+}
+
+impl Rotation {
+    /// The rotation nearest the direction `(dx, dy)` in which text advances.
+    fn of(dx: f32, dy: f32) -> Rotation {
+        if dx.abs() >= dy.abs() {
+            if dx >= 0.0 {
+                Rotation::None
+            } else {
+                Rotation::Half
+            }
+        } else if dy > 0.0 {
+            Rotation::Quarter
+        } else {
+            Rotation::ThreeQuarters
+        }
+    }
+
+    /// A point in the frame turned with the text: `x` along the text's direction, `y`
+    /// along its up (a later line of text has a smaller `y`).
+    fn unturn(self, x: f32, y: f32) -> (f32, f32) {
+        match self {
+            Rotation::None => (x, y),
+            Rotation::Quarter => (y, -x),
+            Rotation::Half => (-x, -y),
+            Rotation::ThreeQuarters => (-y, x),
+        }
+    }
+}
+
 /// Turns strings placed on the page into lines of text.
 #[derive(Default)]
 struct Lines {
     text: String,
-    /// Where the last string ended: its end's x, its baseline's y, its font size.
-    last: Option<(f32, f32, f32)>,
+    /// Where the last string ended, in the frame of its rotation: its end's x, its
+    /// baseline's y, its font size.
+    last: Option<(Rotation, f32, f32, f32)>,
 }
 
 impl Lines {
@@ -735,19 +681,64 @@ impl Lines {
     /// A gap wider than this share of the font size is a space: a word space is a
     /// quarter to a third, kerning a few hundredths.
     const SPACE: f32 = 0.15;
+    /// A string that starts this far (a share of the font size) back over the last one
+    /// overlaps it: an accent and its letter, drawn one over the other.
+    const OVERLAP: f32 = 0.1;
 
-    fn push(&mut self, x0: f32, x1: f32, y: f32, size: f32, text: &str) {
+    /// Joins a spacing accent and the letter it is drawn over into one character, as
+    /// poppler does: the accent the last string ended with and the letter `text` starts
+    /// with, or the letter the last string ended with and an accent that is all of
+    /// `text`. Whether it did.
+    fn merge_accent(&mut self, text: &str) -> bool {
+        let compose = |accent: char, letter: char| {
+            tables::ACCENTED
+                .binary_search_by(|&(a, l, _)| (a, l).cmp(&(accent, letter)))
+                .ok()
+                .map(|i| tables::ACCENTED[i].2)
+        };
+        let mut last_chars = self.text.chars().rev();
+        let Some(last) = last_chars.next() else {
+            return false;
+        };
+        let mut chars = text.chars();
+        let Some(first) = chars.next() else {
+            return false;
+        };
+        let rest = chars.as_str();
+        let merged = match compose(last, first) {
+            Some(merged) => Some((merged, rest)),
+            None if rest.is_empty() => compose(first, last).map(|merged| (merged, "")),
+            None => None,
+        };
+        let Some((merged, rest)) = merged else {
+            return false;
+        };
+        self.text.pop();
+        self.text.push(merged);
+        self.text.push_str(rest);
+        true
+    }
+
+    /// Adds a string drawn from `x0` to `x1` on the baseline `y`, all in the frame of
+    /// its rotation; text turned another way than the last starts a line of its own.
+    fn push(&mut self, rotation: Rotation, x0: f32, x1: f32, y: f32, size: f32, text: &str) {
         if text.is_empty() {
             return;
         }
-        if let Some((last_x, last_y, last_size)) = self.last {
+        if let Some((last_rotation, last_x, last_y, last_size)) = self.last {
             let height = size.max(last_size).max(f32::EPSILON);
             let rise = (y - last_y).abs();
-            if rise > Self::NEW_LINE * height {
+            if rotation != last_rotation {
+                self.text.push('\n');
+            } else if rise > Self::NEW_LINE * height {
                 self.text.push('\n');
                 if rise > Self::BLANK_LINE * height {
                     self.text.push('\n');
                 }
+            } else if x0 - last_x < -Self::OVERLAP * height && self.merge_accent(text) {
+                // An accent drawn over its letter (TeX on OT1 fonts) is one character.
+                self.last = Some((rotation, x1.max(last_x), y, size));
+                return;
             } else {
                 let gap = x0 - last_x;
                 // A jump back along the line is a new piece of text drawn over or
@@ -761,7 +752,7 @@ impl Lines {
             }
         }
         self.text.push_str(text);
-        self.last = Some((x1, y, size));
+        self.last = Some((rotation, x1, y, size));
     }
 }
 
@@ -772,12 +763,58 @@ mod tests {
     #[test]
     fn lines_break_on_baseline_moves_and_space_on_gaps() {
         let mut lines = Lines::default();
-        lines.push(0.0, 30.0, 700.0, 10.0, "Hello");
-        lines.push(33.0, 60.0, 700.0, 10.0, "world");
-        lines.push(60.5, 70.0, 700.0, 10.0, "s");
-        lines.push(0.0, 20.0, 688.0, 10.0, "next");
-        lines.push(0.0, 20.0, 650.0, 10.0, "para");
-        assert_eq!(lines.text, "Hello worlds\nnext\n\npara");
+        let none = Rotation::None;
+        lines.push(none, 0.0, 30.0, 700.0, 10.0, "Hello");
+        lines.push(none, 33.0, 60.0, 700.0, 10.0, "world");
+        lines.push(none, 60.5, 70.0, 700.0, 10.0, "s");
+        lines.push(none, 0.0, 20.0, 688.0, 10.0, "next");
+        lines.push(none, 0.0, 20.0, 650.0, 10.0, "para");
+        lines.push(Rotation::Quarter, 0.0, 20.0, 650.0, 10.0, "up");
+        assert_eq!(lines.text, "Hello worlds\nnext\n\npara\nup");
+    }
+
+    #[test]
+    fn accents_drawn_over_letters_become_one_character() {
+        let mut lines = Lines::default();
+        let none = Rotation::None;
+        lines.push(none, 0.0, 8.0, 700.0, 10.0, "M");
+        lines.push(none, 9.0, 14.0, 700.0, 10.0, "\u{b4}");
+        lines.push(none, 10.0, 30.0, 700.0, 10.0, "etro");
+        lines.push(none, 33.0, 38.0, 700.0, 10.0, "o");
+        lines.push(none, 33.0, 38.0, 700.0, 10.0, "\u{a8}");
+        // Not over a letter: a space apart, or overlapping something else.
+        lines.push(none, 41.0, 45.0, 700.0, 10.0, "\u{b4}");
+        lines.push(none, 44.0, 50.0, 700.0, 10.0, "x");
+        assert_eq!(lines.text, "Métro ö \u{b4}x");
+    }
+
+    #[test]
+    fn rotated_text_is_unturned_into_its_own_frame() {
+        // Text running up the page: later glyphs have a larger y, later lines a larger x.
+        let quarter = Rotation::of(0.0, 12.0);
+        assert_eq!(quarter, Rotation::Quarter);
+        assert_eq!(quarter.unturn(100.0, 300.0), (300.0, -100.0));
+        let half = Rotation::of(-12.0, 0.1);
+        assert_eq!(half, Rotation::Half);
+        assert_eq!(half.unturn(500.0, 500.0), (-500.0, -500.0));
+        assert_eq!(Rotation::of(0.0, -1.0).unturn(1.0, 2.0), (-2.0, 1.0));
+    }
+
+    #[test]
+    fn an_empty_id_goes_into_the_last_trailer() {
+        let classic = b"%PDF-1.4\nxref\n0 1\ntrailer\n<< /Size 1 >>\nstartxref\n9\n%%EOF";
+        let patched = with_empty_id(classic).unwrap();
+        assert!(patched.ends_with(b"trailer\n<< /ID [<> <>]  /Size 1 >>\nstartxref\n9\n%%EOF"));
+        let stream = b"%PDF-1.5\n1 0 obj\n<< /Type /XRef >>\nstream\nendstream\nstartxref\n9\n";
+        assert!(
+            with_empty_id(stream)
+                .unwrap()
+                .starts_with(b"%PDF-1.5\n1 0 obj\n<< /ID [<> <>]  /Type")
+        );
+        assert_eq!(with_empty_id(b"no trailer"), None);
+        assert_eq!(with_empty_id(b"startxref 99999"), None);
+        assert!(declares_encryption(b"<< /Encrypt 6 0 R >>"));
+        assert!(!declares_encryption(b"<< /EncryptMetadata false >>"));
     }
 
     #[test]
@@ -785,29 +822,5 @@ mod tests {
         let scale = [2.0, 0.0, 0.0, 2.0, 0.0, 0.0];
         let moved = multiply(&translation(10.0, 5.0), &scale);
         assert_eq!(moved, [2.0, 0.0, 0.0, 2.0, 20.0, 10.0]);
-    }
-
-    #[test]
-    fn composite_width_ranges_are_capped() {
-        let widths = Widths::Composite {
-            widths: HashMap::from([(3, 250.0)]),
-            default: 1000.0,
-        };
-        assert_eq!(widths.of(3), 250.0);
-        assert_eq!(widths.of(4), 1000.0);
-        let simple = Widths::Simple {
-            first: 32,
-            widths: vec![278.0],
-            missing: 0.0,
-        };
-        assert_eq!(simple.of(32), 278.0);
-        assert_eq!(simple.of(31), 0.0);
-        // A crafted FirstChar must not overflow the subtraction.
-        let crafted = Widths::Simple {
-            first: i64::MIN,
-            widths: vec![1.0],
-            missing: 2.0,
-        };
-        assert_eq!(crafted.of(7), 2.0);
     }
 }

@@ -2,8 +2,10 @@
 //!
 //! lopdf parses the file (it repairs broken cross-reference tables, decrypts files that
 //! open without a password, and bounds how far a stream may inflate); `layout` walks each
-//! page's content stream and lays the text out in lines. Everything here is pure Rust, so
-//! the binary stays self-contained.
+//! page's content stream and lays the text out in lines; `font` turns a string's bytes
+//! into codes, text and advances the way poppler does (`cmap` reads ToUnicode maps
+//! tolerantly, `tables` holds the glyph list, encodings and standard-14 metrics).
+//! Everything here is pure Rust, so the binary stays self-contained.
 //!
 //! Three guards make untrusted files safe to open:
 //! - **Size.** Files over [`MAX_PDF_BYTES`] are refused before parsing: lopdf holds every
@@ -17,7 +19,13 @@
 //!   checks the deadline between operators, and the caller stops waiting at the deadline
 //!   in any case (see [`extract`]).
 
+mod cmap;
+mod font;
+mod glyph;
 mod layout;
+mod objects;
+#[rustfmt::skip]
+mod tables;
 
 use std::ops::RangeInclusive;
 use std::panic::{self, AssertUnwindSafe};

@@ -1,0 +1,79 @@
+//! Glyph names as text: the Adobe Glyph List (and ZapfDingbats'), `uniXXXX`, `uXXXX`,
+//! numeric names and suffixed names, as poppler maps them.
+
+use super::tables;
+
+/// The text of a glyph name, as poppler finds it: the Adobe Glyph List (for
+/// ZapfDingbats, its own list first), `uniXXXX…` and `uXXXX[XX]`, a name with a suffix
+/// (`a.sc`) as its base, a ligature of names joined by `_` as their texts.
+pub(super) fn glyph_text(name: &[u8], zapf: bool) -> Option<String> {
+    if name.is_empty() || name == b".notdef" {
+        return None;
+    }
+    let lookup = |list: &[(&str, char)]| {
+        list.binary_search_by(|(n, _)| n.as_bytes().cmp(name))
+            .ok()
+            .map(|i| list[i].1)
+    };
+    if zapf && let Some(c) = lookup(tables::ZAPF_GLYPH_LIST) {
+        return Some(c.to_string());
+    }
+    if let Some(c) = lookup(tables::GLYPH_LIST) {
+        return Some(c.to_string());
+    }
+    let text = std::str::from_utf8(name).ok()?;
+    if let Some(base) = text.split_once('.').map(|(base, _)| base) {
+        return glyph_text(base.as_bytes(), zapf);
+    }
+    if text.contains('_') {
+        let parts: Option<Vec<String>> = text
+            .split('_')
+            .map(|part| glyph_text(part.as_bytes(), zapf))
+            .collect();
+        return parts.map(|parts| parts.concat());
+    }
+    let hex = |digits: &str| {
+        digits
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit())
+            .then(|| u32::from_str_radix(digits, 16).ok())
+            .flatten()
+    };
+    if let Some(digits) = text.strip_prefix("uni")
+        && !digits.is_empty()
+        && digits.len() % 4 == 0
+    {
+        let units: Option<Vec<u16>> = (0..digits.len() / 4)
+            .map(|i| hex(&digits[i * 4..i * 4 + 4]).map(|u| u as u16))
+            .collect();
+        return char::decode_utf16(units?)
+            .collect::<Result<String, _>>()
+            .ok();
+    }
+    if let Some(digits) = text.strip_prefix('u')
+        && (4..=6).contains(&digits.len())
+        && let Some(c) = hex(digits).and_then(char::from_u32)
+    {
+        return Some(c.to_string());
+    }
+    // A numeric name (`a121`, `g65`, `c32`: one or two letters, then the code in decimal)
+    // is its code's character, as poppler maps it; TeX's LaTeX symbol fonts name glyphs so.
+    let digits = text.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    if (1..=2).contains(&(text.len() - digits.len()))
+        && (2..=3).contains(&digits.len())
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && let Some(c) = digits.parse().ok().and_then(char::from_u32)
+        && !c.is_control()
+    {
+        return Some(c.to_string());
+    }
+    None
+}
+
+/// A glyph name that is one character (a ToUnicode map may name its targets).
+pub(super) fn glyph_char(name: &[u8]) -> Option<char> {
+    let text = glyph_text(name, false)?;
+    let mut chars = text.chars();
+    let c = chars.next()?;
+    chars.next().is_none().then_some(c)
+}
