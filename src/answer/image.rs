@@ -10,6 +10,12 @@ use crate::formats::scale::{self, ScaleError};
 use crate::outcome::Image;
 use crate::read::sniff::ImageKind;
 
+/// Whether `file` starts like one of the four kinds of image.
+pub fn is_image(file: &File) -> bool {
+    let mut head = [0u8; 16];
+    read_full(file, &mut head, 0).is_ok_and(|n| kind_of(&head[..n]).is_some())
+}
+
 /// The image `file` holds, or None when its first bytes are not one of the four kinds.
 pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Error> {
     let mut head = [0u8; 16];
@@ -39,6 +45,13 @@ pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Erro
         )
     })?;
     let (width, height) = (dimensions.width as u64, dimensions.height as u64);
+    // A model's API refuses an image without pixels: it is no image to send.
+    if width == 0 || height == 0 {
+        return Err(Error::new(
+            ErrorCode::BinaryFile,
+            format!("Image '{display}' is {kind}, {width}x{height}: it has no pixels to send."),
+        ));
+    }
     if width.saturating_mul(height) > scale::MAX_PIXELS {
         return Err(too_large(format!(
             "{width}x{height} ({} megapixels)",

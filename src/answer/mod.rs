@@ -25,14 +25,16 @@ use crate::workspace::dir;
 use document::document_kind;
 use text::{STDIN_LABEL, check_size, read_stdin, read_text};
 
-/// Whether reading a plan means parsing: a structure, or a notebook's or PDF's view (a
-/// PDF may take seconds, however small). The MCP server reads such a plan off its
+/// Whether reading a plan means parsing or decoding: a structure, a notebook's or PDF's
+/// view (a PDF may take seconds, however small), or an image the MCP server sends (a
+/// 631-byte JPEG may declare 10000x10000). The MCP server reads such a plan off its
 /// protocol's thread.
 pub fn parses(request: &Request, plan: &Plan) -> bool {
     match plan {
         Plan::File { how, .. } if *how != How::Lines => true,
         Plan::File { file, display, .. } => {
             document_kind(request, file, display).is_ok_and(|k| k.is_some())
+                || (request.images() && image::is_image(file))
         }
         _ => false,
     }

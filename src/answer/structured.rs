@@ -2,6 +2,7 @@
 //! symbol (else the indented block) that holds a line. The file is parsed only here,
 //! so that a plain window never loads a grammar.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::Cursor;
 use std::time::Duration;
@@ -20,6 +21,9 @@ use crate::target::Structure;
 
 /// The largest file that is parsed.
 pub const MAX_PARSE_BYTES: u64 = 8 << 20;
+/// The most matches an ambiguous `PATH#SYMBOL` lists: the answer stays small however
+/// many there are.
+const MAX_AMBIGUOUS: usize = 20;
 /// How long a parse may take.
 pub const PARSE_BUDGET: Duration = Duration::from_secs(2);
 
@@ -291,23 +295,30 @@ fn lookup(symbols: &[Symbol], language: Language, query: &str, path: &str) -> Re
         )
         .with_suggestions(suggestions.iter().map(|&i| target(&symbols[i])).collect())),
         Lookup::Ambiguous(matches) => {
+            // Each match is named by its qualified name when that is unique in the file,
+            // else by its lines; names are counted once, so that a file of 100,000 `f`s
+            // costs one pass, and at most MAX_AMBIGUOUS are listed.
+            let mut count: HashMap<&str, usize> = HashMap::new();
+            for s in symbols {
+                *count.entry(s.qualified_name.as_str()).or_default() += 1;
+            }
             let suggestions = matches
                 .iter()
+                .take(MAX_AMBIGUOUS)
                 .map(|&i| {
                     let s = &symbols[i];
-                    let unique = symbols
-                        .iter()
-                        .filter(|o| o.qualified_name == s.qualified_name)
-                        .count()
-                        == 1;
-                    match unique {
+                    match count.get(s.qualified_name.as_str()) == Some(&1) {
                         true => target(s),
                         false => format!("{path}:{}-{}", s.start_line, s.end_line),
                     }
                 })
                 .collect();
+            let more = match matches.len().saturating_sub(MAX_AMBIGUOUS) {
+                0 => String::new(),
+                left => format!("; the first {MAX_AMBIGUOUS} are listed, {left} more are not"),
+            };
             Err(Error::invalid_param(format!(
-                "Symbol '{query}' is ambiguous in '{path}' ({} matches).",
+                "Symbol '{query}' is ambiguous in '{path}' ({} matches{more}).",
                 matches.len()
             ))
             .with_suggestions(suggestions))

@@ -316,7 +316,7 @@ pub static PARAMS: &[Param] = &[
         required: false,
         kind: ParamType::Text {
             pattern: None,
-            check: |_, symbol| Ok(symbol.to_string()),
+            check: check_symbol,
             expected: "a string",
             field: |g| &mut g.symbol,
         },
@@ -777,6 +777,20 @@ fn json_bounded(key: &str, value: &Value, min: u64, max: u64) -> Result<u64, Err
             range_text(min, max)
         ))
     })
+}
+
+/// The longest `symbol`, in bytes: as long as the longest PATH (SPEC §2), so that a call
+/// cannot make an answer large by its symbol alone.
+pub const MAX_SYMBOL_BYTES: usize = 4096;
+
+fn check_symbol(name: &str, symbol: &str) -> Result<String, Error> {
+    if symbol.len() > MAX_SYMBOL_BYTES {
+        return Err(Error::invalid_param(format!(
+            "{name} is {} bytes long; at most {MAX_SYMBOL_BYTES} bytes name a symbol.",
+            symbol.len()
+        )));
+    }
+    Ok(symbol.to_string())
 }
 
 fn check_encoding(_: &str, label: &str) -> Result<String, Error> {

@@ -182,8 +182,12 @@ pub struct Params {
 }
 
 impl Params {
+    /// The parameters of one target's answer: on the command line each PATH is its own
+    /// `path`; each result of a `paths` call holds its own target as `path` in place of
+    /// the list (which would repeat in every result, up to 50 times).
     pub fn for_target(&self, target: &Target) -> Map<String, Value> {
-        if !self.per_path {
+        let several = self.given.contains_key(name::PATHS);
+        if !self.per_path && !several {
             return self.given.clone();
         }
         let path = match target {
@@ -192,7 +196,12 @@ impl Params {
         };
         let mut map = Map::new();
         map.insert(name::PATH.into(), Value::String(path));
-        map.extend(self.given.clone());
+        map.extend(
+            self.given
+                .iter()
+                .filter(|(key, _)| key.as_str() != name::PATHS)
+                .map(|(key, value)| (key.clone(), value.clone())),
+        );
         map
     }
 

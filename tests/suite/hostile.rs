@@ -155,3 +155,66 @@ proptest! {
         }
     }
 }
+
+/// An ambiguous `PATH#SYMBOL` in a file of 20,000 `def f(): pass` answers at once with
+/// at most 20 suggestions and says how many were left out (issue: it was quadratic and
+/// listed every match).
+#[test]
+fn an_ambiguous_symbol_lists_at_most_twenty_matches() {
+    let ws = Workspace::new();
+    let source: String = (0..20_000).map(|_| "def f(): pass\n").collect();
+    ws.file("many.py", source);
+    let started = std::time::Instant::now();
+    let v = ws.json(&["many.py#f"]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    assert_eq!(v["error"]["code"], "INVALID_PARAM");
+    let suggestions = v["error"]["suggestions"].as_array().unwrap();
+    assert_eq!(suggestions.len(), 20);
+    assert_eq!(suggestions[0], "many.py:1-1");
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("(20000 matches; the first 20 are listed, 19980 more are not)"),
+        "{message}"
+    );
+}
+
+/// `symbol` is at most 4,096 bytes, as a PATH is.
+#[test]
+fn a_symbol_longer_than_a_path_is_refused() {
+    let ws = Workspace::new();
+    ws.file("a.py", "def f(): pass\n");
+    let long = "x".repeat(4097);
+    let call = serde_json::json!({"path": "a.py", "symbol": long}).to_string();
+    let v = ws.json(&["--call", &call]);
+    assert_eq!(v["error"]["code"], "INVALID_PARAM");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("at most 4096 bytes"),
+        "{v}"
+    );
+    let ok = serde_json::json!({"path": "a.py", "symbol": "x".repeat(4096)}).to_string();
+    let v = ws.json(&["--call", &ok]);
+    assert_eq!(v["error"]["code"], "NOT_FOUND");
+}
+
+/// Each result of a `paths` call holds its own target as `path`, not the whole list.
+#[test]
+fn each_result_of_a_paths_call_holds_its_own_target() {
+    let ws = Workspace::new();
+    ws.file("a.txt", "alpha\n");
+    ws.file("b.txt", "beta\n");
+    let call = r#"{"paths":["a.txt","b.txt"],"limit":1}"#;
+    let out = ws.run(&["--call", call]);
+    let objects = json_lines(&out);
+    assert_eq!(objects.len(), 2);
+    assert_eq!(
+        objects[0]["context"]["params_input"],
+        serde_json::json!({"path": "a.txt", "limit": 1})
+    );
+    assert_eq!(
+        objects[1]["context"]["params_input"],
+        serde_json::json!({"path": "b.txt", "limit": 1})
+    );
+}

@@ -516,6 +516,23 @@ async fn images_are_answered_as_image_blocks_with_their_dimensions() {
             "{path}"
         );
     }
+    // No pixels: a model's API refuses such an image, so it is not sent.
+    let mut empty = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    empty.extend(0u32.to_be_bytes());
+    empty.extend(0u32.to_be_bytes());
+    empty.extend(b"\x08\x06\0\0\0\0\0\0\0\0\0\0\0IEND\xaeB`\x82");
+    ws.file("pics/empty.png", &empty);
+    let r = call(&client, json!({ "path": "pics/empty.png" })).await;
+    assert_eq!(r.is_error, Some(true));
+    let v = r.structured_content.unwrap();
+    assert_eq!(v["error"]["code"], "BINARY_FILE");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("0x0: it has no pixels to send"),
+        "{v}"
+    );
     client.cancel().await.unwrap();
 }
 
