@@ -81,6 +81,7 @@ pub fn read(
                 &symbols,
                 page,
                 &find,
+                &|_| None,
             )
         }
         Structure::Symbol(query) => {
@@ -143,6 +144,10 @@ fn read_document(
         .collect();
     let bytes = view.text.into_bytes();
     let find = |query: &str| find_part(&view.parts, query, &path);
+    let title_of = |start_line: u64| {
+        let part = view.parts.iter().find(|p| p.start_line == start_line)?;
+        part.title.clone()
+    };
     // `data.language` of a document's part: what kind of document it is.
     let read = Found {
         language: Some(view.kind.name()),
@@ -164,6 +169,7 @@ fn read_document(
                 &symbols,
                 page,
                 &find,
+                &|start_line| title_of(start_line),
             )
         }
         Structure::Symbol(query) => {
@@ -402,6 +408,9 @@ fn outline(
     symbols: &[Symbol],
     page: Page,
     find: &dyn Fn(&str) -> Result<usize, Error>,
+    // What the outline shows for the symbol starting at a line, when it is not that line
+    // (a notebook's cell: its name, kind and first line).
+    title: &dyn Fn(u64) -> Option<String>,
 ) -> Result<Success, Error> {
     let path = facts.path.clone();
     let Page {
@@ -460,7 +469,11 @@ fn outline(
     let mut truncated_by = None;
     for symbol in &page {
         let range = format!("{}-{}", symbol.start_line, symbol.end_line);
-        let line = format!("{range:>width$} | {}\n", text_of(symbol.def_line));
+        let text = match title(symbol.start_line) {
+            Some(title) => cut(&title, request.settings.max_line_chars),
+            None => text_of(symbol.def_line),
+        };
+        let line = format!("{range:>width$} | {text}\n");
         if !shown.is_empty() && (content.len() + line.len()) as u64 > budget {
             truncated_by = Some(TruncatedBy::Bytes);
             break;

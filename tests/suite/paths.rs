@@ -172,14 +172,25 @@ fn several_paths_exit_with_the_first_failure_and_answer_the_rest() {
 }
 
 #[test]
-fn several_paths_in_xml_are_one_element_each() {
+fn several_paths_in_xml_are_one_document_of_one_element_each() {
     let ws = Workspace::new();
     ws.file("a.txt", "alpha\n");
     ws.mkdir("d");
     let out = ws.run(&["a.txt", "d", "nope", "-f", "xml"]);
     let xml = stdout(&out);
-    let wrapped = format!("<answers>{xml}</answers>");
-    let doc = roxmltree::Document::parse(&wrapped).unwrap();
+    // One document as it is, no wrapping needed: `<files>` holds the answers.
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    assert_eq!(doc.root_element().tag_name().name(), "files");
+    assert!(xml.starts_with("<files>\n") && xml.ends_with("</files>\n"), "{xml}");
+    // One PATH stays one element, as before.
+    let one = stdout(&ws.run(&["a.txt", "-f", "xml"]));
+    let doc = roxmltree::Document::parse(&one).unwrap();
+    assert_eq!(doc.root_element().tag_name().name(), "file");
+    // `paths` of a tool call too.
+    let call = stdout(&ws.run(&["--call", r#"{"paths":["a.txt","d"]}"#, "-f", "xml"]));
+    let doc = roxmltree::Document::parse(&call).unwrap();
+    assert_eq!(doc.root_element().tag_name().name(), "files");
+    let doc = roxmltree::Document::parse(&xml).unwrap();
     let names: Vec<&str> = doc
         .root_element()
         .children()
