@@ -36,9 +36,9 @@ impl Generated {
 
 /// The examples of `--help`, also the EXAMPLES section of the man page.
 pub const EXAMPLES: &str = "\
-Examples (each runs in agentread's own repository):
-  agentread src/main.rs                       lines 1-500, numbered \"   1 | \"
-  agentread src/main.rs --start-line 21       the next lines, from line 21
+Examples:
+  agentread README.md                         lines 1-500, numbered \"   1 | \"
+  agentread README.md --start-line 501        the next page
   agentread src/lib.rs -s 120 -n 40 --numbers tab
   agentread Cargo.lock --tail 100             the last 100 lines, with their true numbers
   agentread tests/data/min.js --start-char 2001
