@@ -42,10 +42,12 @@ use crate::setup::{generate, hosts};
 pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
     // The matches are kept beside the parsed `Cli`: they say which arguments were given,
     // which the print-and-exit modes check.
-    let parsed = Cli::command().try_get_matches_from(&args).and_then(|matches| {
-        let cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
-        Ok((cli, matches))
-    });
+    let parsed = Cli::command()
+        .try_get_matches_from(&args)
+        .and_then(|matches| {
+            let cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
+            Ok((cli, matches))
+        });
     let (cli, matches) = match parsed {
         Ok(parsed) => parsed,
         Err(e) => {
@@ -109,7 +111,11 @@ pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
         return mcp_mode(cli, format);
     }
     if let Some(flavor) = cli.tool_schema {
-        if let Some(refused) = unused("tool_schema", "--tool-schema prints the tool definition", &[]) {
+        if let Some(refused) = unused(
+            "tool_schema",
+            "--tool-schema prints the tool definition",
+            &[],
+        ) {
             return refused;
         }
         let definition = schema::definition(flavor);
@@ -280,8 +286,13 @@ fn mcp_config(host: &str, cli: &Cli, matches: &clap::ArgMatches) -> Option<Error
         Ok(found) => found,
         Err(error) => return reject_now(error),
     };
+    // The root is written first, made absolute; the other settings as they were given.
+    let others: Vec<&str> = request::MCP_CONFIG_CARRIES
+        .into_iter()
+        .filter(|id| *id != "root")
+        .collect();
     let mut settings = Vec::new();
-    for arg in request::given_again(matches, &request::MCP_CONFIG_CARRIES[1..]) {
+    for arg in request::given_again(matches, &others) {
         match arg.into_string() {
             Ok(arg) => settings.push(arg),
             Err(_) => {

@@ -154,7 +154,10 @@ mod tests {
         assert_eq!(Recognised::Sqlite.step(None), None);
         // A PDF on standard input: agentread's own step, not pdftotext.
         let pdf = recognised(&Recognised::Pdf, None, Wording::Cli);
-        assert!(pdf.starts_with("PDF document; agentread reads a PDF's text from a file"), "{pdf}");
+        assert!(
+            pdf.starts_with("PDF document; agentread reads a PDF's text from a file"),
+            "{pdf}"
+        );
         assert!(!pdf.contains("pdftotext"), "{pdf}");
         let pdf = recognised(&Recognised::Pdf, None, Wording::Tool);
         assert!(pdf.ends_with("save it and pass that file's path"), "{pdf}");

@@ -235,7 +235,9 @@ impl clap::builder::TypedValueParser for HostName {
         &self,
     ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
         Some(Box::new(
-            HOST_NAMES.into_iter().map(clap::builder::PossibleValue::new),
+            HOST_NAMES
+                .into_iter()
+                .map(clap::builder::PossibleValue::new),
         ))
     }
 }

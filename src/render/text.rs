@@ -315,7 +315,10 @@ mod tests {
 
     #[test]
     fn lines_stay_lines_on_a_terminal() {
-        assert_eq!(visible_lines("1-2 | fn a()\n3-4 | fn b\x1b()\n"), "1-2 | fn a()\n3-4 | fn b\u{241b}()\n");
+        assert_eq!(
+            visible_lines("1-2 | fn a()\n3-4 | fn b\x1b()\n"),
+            "1-2 | fn a()\n3-4 | fn b\u{241b}()\n"
+        );
         assert_eq!(visible_lines("a\rb"), "a\u{240d}b");
         assert_eq!(visible_lines(""), "");
     }

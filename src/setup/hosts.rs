@@ -83,7 +83,11 @@ pub fn config(host: Host, binary: &str, args: &[String]) -> String {
         Host::Claude => add_command("claude", binary, &args),
         Host::Codex => add_command("codex", binary, &args),
         Host::CodexToml => {
-            let args = args.iter().map(|a| toml_string(a)).collect::<Vec<_>>().join(", ");
+            let args = args
+                .iter()
+                .map(|a| toml_string(a))
+                .collect::<Vec<_>>()
+                .join(", ");
             format!(
                 "[mcp_servers.{SERVER}]\ncommand = {}\nargs = [{args}]\n",
                 toml_string(binary)
@@ -224,7 +228,10 @@ mod tests {
         }
         assert_eq!(Host::names().split(", ").count(), 9);
         // Completion offers the same names.
-        assert_eq!(Host::ALL.map(|(name, _)| name), crate::args::cli::HOST_NAMES);
+        assert_eq!(
+            Host::ALL.map(|(name, _)| name),
+            crate::args::cli::HOST_NAMES
+        );
         assert_eq!(Host::from_name("Claude"), None);
         assert_eq!(Host::from_name("vs-code"), None);
         assert_eq!(Host::from_name(""), None);

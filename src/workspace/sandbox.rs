@@ -162,7 +162,8 @@ impl Root {
     /// or the file of a linked work tree or submodule), else the current directory. Relative
     /// paths are joined to the current directory; refusals say which root was taken.
     pub fn by_default() -> Result<Root, Error> {
-        let unusable = || Error::invalid_param("The current directory is not an existing directory.");
+        let unusable =
+            || Error::invalid_param("The current directory is not an existing directory.");
         let cwd = std::env::current_dir().map_err(|_| unusable())?;
         let top = cwd
             .ancestors()
@@ -438,7 +439,11 @@ impl Root {
                     };
                     let target = if target.starts_with(b"/") {
                         let Some(rest) = self.strip_root(&target) else {
-                            return Err(Error::link_outside_root(&here, self.taken.map(Taken::words)).into());
+                            return Err(Error::link_outside_root(
+                                &here,
+                                self.taken.map(Taken::words),
+                            )
+                            .into());
                         };
                         stack.clear();
                         rest

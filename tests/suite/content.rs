@@ -374,9 +374,18 @@ fn a_tiny_file_holding_a_nul_is_binary() {
     for encoding in ["utf-8", "auto"] {
         let out = ws.run(&["tiny.bin", "--encoding", encoding]);
         assert_eq!(code(&out), 7, "{encoding}: {}", stdout(&out));
-        assert!(stderr(&out).contains("NUL byte at offset 1"), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("NUL byte at offset 1"),
+            "{}",
+            stderr(&out)
+        );
     }
-    let out = ws.cmd().arg("-").write_stdin(&b"a\0b\n"[..]).output().unwrap();
+    let out = ws
+        .cmd()
+        .arg("-")
+        .write_stdin(&b"a\0b\n"[..])
+        .output()
+        .unwrap();
     assert_eq!(code(&out), 7);
     // Named, it is decoded as asked.
     let out = ws.run(&["tiny.bin", "--encoding", "utf-16le"]);

@@ -428,5 +428,8 @@ fn a_pdf_on_standard_input_says_how_agentread_reads_it() {
             .unwrap(),
     )[0];
     let message = v["error"]["message"].as_str().unwrap();
-    assert!(message.ends_with("save it and pass that file's path."), "{message}");
+    assert!(
+        message.ends_with("save it and pass that file's path."),
+        "{message}"
+    );
 }

@@ -181,7 +181,10 @@ fn several_paths_in_xml_are_one_document_of_one_element_each() {
     // One document as it is, no wrapping needed: `<files>` holds the answers.
     let doc = roxmltree::Document::parse(&xml).unwrap();
     assert_eq!(doc.root_element().tag_name().name(), "files");
-    assert!(xml.starts_with("<files>\n") && xml.ends_with("</files>\n"), "{xml}");
+    assert!(
+        xml.starts_with("<files>\n") && xml.ends_with("</files>\n"),
+        "{xml}"
+    );
     // One PATH stays one element, as before.
     let one = stdout(&ws.run(&["a.txt", "-f", "xml"]));
     let doc = roxmltree::Document::parse(&one).unwrap();
@@ -355,7 +358,12 @@ fn without_a_chosen_root_the_git_work_tree_is_the_root() {
     };
     // A relative PATH is joined to the current directory, as cat does.
     let out = run_in("src", &["../README.md"], None);
-    assert_eq!((code(&out), stdout(&out).as_str()), (0, "   1 | top\n"), "{}", stderr(&out));
+    assert_eq!(
+        (code(&out), stdout(&out).as_str()),
+        (0, "   1 | top\n"),
+        "{}",
+        stderr(&out)
+    );
     // Paths print relative to the root, and context.cwd says where we stand.
     let v = &json_lines(&run_in("src", &["main.rs", "-f", "json"], None))[0];
     assert_eq!(v["data"]["path"], "src/main.rs");
@@ -397,7 +405,12 @@ fn without_a_chosen_root_the_git_work_tree_is_the_root() {
 fn outside_a_checkout_the_current_directory_is_the_root() {
     let ws = Workspace::new();
     ws.file("d/a.txt", "a\n");
-    let out = ws.cmd().current_dir(ws.path().join("d")).arg("../x").output().unwrap();
+    let out = ws
+        .cmd()
+        .current_dir(ws.path().join("d"))
+        .arg("../x")
+        .output()
+        .unwrap();
     assert_eq!(
         stderr(&out),
         "agentread: ACCESS_DENIED: Access denied: '../x' is outside the workspace root (the current directory).\n"

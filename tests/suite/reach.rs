@@ -297,19 +297,43 @@ fn mcp_config_writes_the_server_settings_given_beside_it() {
     assert_eq!(
         v["mcpServers"]["agentread"]["args"],
         serde_json::json!([
-            "--mcp", "--root", other, "--deny", "*.pem", "--deny", "secrets/",
-            "--deny-secrets", "--max-bytes", "9000", "--max-line-chars", "300",
-            "--max-file-size", "10M", "--encoding", "auto", "--numbers", "tab"
+            "--mcp",
+            "--root",
+            other,
+            "--deny",
+            "*.pem",
+            "--deny",
+            "secrets/",
+            "--deny-secrets",
+            "--max-bytes",
+            "9000",
+            "--max-line-chars",
+            "300",
+            "--max-file-size",
+            "10M",
+            "--encoding",
+            "auto",
+            "--numbers",
+            "tab"
         ])
     );
-    let out = ws.run(&["--mcp-config", "claude", "--deny-secrets", "--root", "other"]);
+    let out = ws.run(&[
+        "--mcp-config",
+        "claude",
+        "--deny-secrets",
+        "--root",
+        "other",
+    ]);
     assert_eq!(
         stdout(&out),
         format!("claude mcp add agentread -- {bin} --mcp --root {other} --deny-secrets\n")
     );
     // What the server would refuse, the set-up does not print.
     for (args, says) in [
-        (&["--root", "missing"][..], "--root 'missing' is not an existing directory."),
+        (
+            &["--root", "missing"][..],
+            "--root 'missing' is not an existing directory.",
+        ),
         (&["--max-bytes", "0"][..], "--max-bytes"),
         (&["--encoding", "klingon"][..], "Unknown encoding 'klingon'"),
     ] {
@@ -330,13 +354,22 @@ fn print_and_exit_modes_refuse_what_they_would_drop() {
         (&["--mcp-config", "claude", "a.txt"][..], "a PATH argument"),
         (&["--mcp-config", "claude", "-n", "3"][..], "--limit"),
         (&["--mcp-config", "claude", "--no-hint"][..], "--no-hint"),
-        (&["--mcp-config", "claude", "--roots-timeout", "1"][..], "--roots-timeout"),
+        (
+            &["--mcp-config", "claude", "--roots-timeout", "1"][..],
+            "--roots-timeout",
+        ),
         (&["a.txt", "--tool-schema"][..], "a PATH argument"),
         (&["--tool-schema", "openai", "-n", "3"][..], "--limit"),
         (&["--tool-schema", "--deny-secrets"][..], "--deny-secrets"),
         (&["--generate", "bash", "a.txt"][..], "a PATH argument"),
-        (&["--generate", "man", "--start-line", "2"][..], "--start-line"),
-        (&["--generate", "zsh", "--mcp-config", "claude"][..], "--mcp-config"),
+        (
+            &["--generate", "man", "--start-line", "2"][..],
+            "--start-line",
+        ),
+        (
+            &["--generate", "zsh", "--mcp-config", "claude"][..],
+            "--mcp-config",
+        ),
         // The first of several, in the order written.
         (&["--tool-schema", "--hash", "--", "a.txt"][..], "--hash"),
     ] {
@@ -344,7 +377,10 @@ fn print_and_exit_modes_refuse_what_they_would_drop() {
         assert_eq!(code(&out), 2, "{args:?}");
         assert!(stdout(&out).is_empty(), "{args:?}: {}", stdout(&out));
         let message = stderr(&out);
-        assert!(message.starts_with("agentread: INVALID_PARAM: "), "{message}");
+        assert!(
+            message.starts_with("agentread: INVALID_PARAM: "),
+            "{message}"
+        );
         assert!(
             message.contains(&format!("; {named} cannot be combined with it.")),
             "{args:?}: {message}"
@@ -354,7 +390,11 @@ fn print_and_exit_modes_refuse_what_they_would_drop() {
     let v = &json_lines(&ws.run(&["a.txt", "--tool-schema", "-f", "json"]))[0];
     assert_eq!(v["error"]["code"], "INVALID_PARAM");
     // Alone, each still prints.
-    for args in [&["--tool-schema"][..], &["--generate", "bash"], &["--mcp-config", "codex"]] {
+    for args in [
+        &["--tool-schema"][..],
+        &["--generate", "bash"],
+        &["--mcp-config", "codex"],
+    ] {
         assert_eq!(code(&ws.run(args)), 0, "{args:?}");
     }
 }
@@ -373,5 +413,7 @@ fn completion_offers_the_host_names() {
     assert!(help.contains("claude-desktop"), "{help}");
     // An unknown host still gets agentread's own message naming the known ones.
     let out = ws.run(&["--mcp-config", "emacs"]);
-    assert!(stderr(&out).contains("Unknown host 'emacs' for --mcp-config: use one of claude, codex"));
+    assert!(
+        stderr(&out).contains("Unknown host 'emacs' for --mcp-config: use one of claude, codex")
+    );
 }

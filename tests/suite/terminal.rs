@@ -313,16 +313,30 @@ fn an_outline_on_a_terminal_is_one_symbol_a_line() {
              "source": ["import os\n", "print(os.name)"]}]}"##,
     );
     let notebook = as_piped_on_a_terminal(&ws, &["nb.ipynb", "--outline"]);
-    assert_eq!(notebook.lines().filter(|l| l.contains("cell-")).count(), 2, "{notebook}");
-    let pdf = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pdf/fpdf2_two_pages.pdf");
+    assert_eq!(
+        notebook.lines().filter(|l| l.contains("cell-")).count(),
+        2,
+        "{notebook}"
+    );
+    let pdf = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/pdf/fpdf2_two_pages.pdf"
+    );
     ws.file("doc.pdf", std::fs::read(pdf).unwrap());
     let pages = as_piped_on_a_terminal(&ws, &["doc.pdf", "--outline"]);
-    assert_eq!(pages.lines().filter(|l| l.contains("page")).count(), 2, "{pages}");
+    assert_eq!(
+        pages.lines().filter(|l| l.contains("page")).count(),
+        2,
+        "{pages}"
+    );
     // A control character in a symbol's line is still a picture, on its own line.
     ws.file("evil.rs", "pub fn a\x1b() {}\npub fn b() {}\n");
     let seen = on_terminal(&ws, &["evil.rs", "--outline", "--color", "never"], &[]);
     assert_eq!(seen.lines().count(), 2, "{seen}");
-    assert!(seen.contains('\u{241b}') && !seen.contains('\x1b'), "{seen}");
+    assert!(
+        seen.contains('\u{241b}') && !seen.contains('\x1b'),
+        "{seen}"
+    );
 }
 
 /// The other answers a person reads at a terminal, each as a pipe gets it: a directory
@@ -331,7 +345,10 @@ fn an_outline_on_a_terminal_is_one_symbol_a_line() {
 fn maps_symbols_context_and_errors_on_a_terminal_read_as_piped() {
     let ws = Workspace::new();
     ws.file("src/a.rs", "pub fn one() {\n    1\n}\n\npub fn two() {}\n");
-    ws.file("src/b.py", "def three():\n    return 3\n\nclass Four:\n    pass\n");
+    ws.file(
+        "src/b.py",
+        "def three():\n    return 3\n\nclass Four:\n    pass\n",
+    );
     let map = as_piped_on_a_terminal(&ws, &["src", "--outline"]);
     assert!(map.contains("a.rs") && map.contains("b.py"), "{map}");
     let symbol = as_piped_on_a_terminal(&ws, &["src/a.rs#one"]);
@@ -351,6 +368,9 @@ fn maps_symbols_context_and_errors_on_a_terminal_read_as_piped() {
     assert_eq!(without_colour(&on_terminal(&ws, &args, &[])), marked);
     // An error: on a terminal's stderr as a pipe's.
     let piped = ws.run(&["src/a.r"]);
-    assert_eq!(stderr_on_terminal(&ws, &["src/a.r"]), common::stderr(&piped));
+    assert_eq!(
+        stderr_on_terminal(&ws, &["src/a.r"]),
+        common::stderr(&piped)
+    );
     assert!(common::stderr(&piped).contains("Did you mean"));
 }
