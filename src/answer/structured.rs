@@ -72,6 +72,7 @@ pub fn read(
                 to,
                 within,
                 budget: spec.max_bytes,
+                titles: Vec::new(),
             };
             outline(
                 request,
@@ -81,7 +82,6 @@ pub fn read(
                 &symbols,
                 page,
                 &find,
-                &|_| None,
             )
         }
         Structure::Symbol(query) => {
@@ -144,10 +144,6 @@ fn read_document(
         .collect();
     let bytes = view.text.into_bytes();
     let find = |query: &str| find_part(&view.parts, query, &path);
-    let title_of = |start_line: u64| {
-        let part = view.parts.iter().find(|p| p.start_line == start_line)?;
-        part.title.clone()
-    };
     // `data.language` of a document's part: what kind of document it is.
     let read = Found {
         language: Some(view.kind.name()),
@@ -155,11 +151,17 @@ fn read_document(
     };
     match structure {
         Structure::Outline { from, to, within } => {
+            let titles = view
+                .parts
+                .iter()
+                .filter_map(|part| Some((part.start_line, part.title.clone()?)))
+                .collect();
             let page = Page {
                 from,
                 to,
                 within,
                 budget: spec.max_bytes,
+                titles,
             };
             outline(
                 request,
@@ -169,7 +171,6 @@ fn read_document(
                 &symbols,
                 page,
                 &find,
-                &|start_line| title_of(start_line),
             )
         }
         Structure::Symbol(query) => {
@@ -396,6 +397,9 @@ struct Page {
     within: Option<String>,
     /// The bytes its lines may take.
     budget: u64,
+    /// What the outline shows for the symbol starting at a line, when it is not that
+    /// line (a notebook's cell: its name, kind and first line).
+    titles: Vec<(u64, String)>,
 }
 
 /// A page of the file's outline: the symbols `page` selects, at most `--limit` of them
@@ -408,9 +412,6 @@ fn outline(
     symbols: &[Symbol],
     page: Page,
     find: &dyn Fn(&str) -> Result<usize, Error>,
-    // What the outline shows for the symbol starting at a line, when it is not that line
-    // (a notebook's cell: its name, kind and first line).
-    title: &dyn Fn(u64) -> Option<String>,
 ) -> Result<Success, Error> {
     let path = facts.path.clone();
     let Page {
@@ -418,6 +419,7 @@ fn outline(
         to,
         within,
         budget,
+        titles,
     } = page;
     let (from, to, min_depth) = match &within {
         Some(query) => {
@@ -469,8 +471,9 @@ fn outline(
     let mut truncated_by = None;
     for symbol in &page {
         let range = format!("{}-{}", symbol.start_line, symbol.end_line);
-        let text = match title(symbol.start_line) {
-            Some(title) => cut(&title, request.settings.max_line_chars),
+        let title = titles.iter().find(|(line, _)| *line == symbol.start_line);
+        let text = match title {
+            Some((_, title)) => cut(title, request.settings.max_line_chars),
             None => text_of(symbol.def_line),
         };
         let line = format!("{range:>width$} | {text}\n");
