@@ -173,10 +173,7 @@ _agentread() {
                     return 0
                     ;;
                 --mcp-config)
-                    COMPREPLY=("${cur}")
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace +o default +o bashdefault
-                    fi
+                    COMPREPLY=($(compgen -W "claude codex codex-toml vscode cursor gemini opencode goose claude-desktop" -- "${cur}"))
                     return 0
                     ;;
                 *)

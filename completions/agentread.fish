@@ -11,7 +11,7 @@ complete -c agentread -l numbers -d 'Line-number style' -r -f -a "pipe\t'`%4d | 
 tab\t'`%6d<TAB>`, as `cat -n` does'
 colon\t'`N: ` (no padding)'
 none\t'no numbers: the lines as they are'"
-complete -c agentread -l root -d 'Workspace root; nothing outside it is read [default: $AGENTREAD_ROOT, else the current directory]' -r -f -a "(__fish_complete_directories)"
+complete -c agentread -l root -d 'Workspace root; nothing outside it is read [default: $AGENTREAD_ROOT, else the git work tree holding the current directory, else the current directory]' -r -f -a "(__fish_complete_directories)"
 complete -c agentread -l max-line-chars -d 'Cut longer lines to N characters (1-1000000), marked ` … [+K chars]` [default: 2000]' -r -f
 complete -c agentread -l max-bytes -d 'Budget in bytes for one window\'s content, number prefixes included [default: 51200]' -r -f
 complete -c agentread -l max-file-size -d 'Refuse larger files: bytes, or K, M, G, KiB, MiB, GiB (1024s), KB, MB, GB (1000s)' -r -f
@@ -31,7 +31,15 @@ fish\t''
 powershell\t''
 elvish\t''
 man\t'the man page (roff)'"
-complete -c agentread -l mcp-config -d 'Print what adds agentread to an MCP host and exit (claude, codex, codex-toml, vscode, cursor, gemini, opencode, goose, claude-desktop)' -r -f
+complete -c agentread -l mcp-config -d 'Print what adds agentread to an MCP host and exit, with the server settings given beside it' -r -f -a "claude\t''
+codex\t''
+codex-toml\t''
+vscode\t''
+cursor\t''
+gemini\t''
+opencode\t''
+goose\t''
+claude-desktop\t''"
 complete -c agentread -l hash -d 'Report the BLAKE3 hash of the file\'s bytes in stats.content_hash'
 complete -c agentread -l outline -d 'List the file\'s symbols (functions, classes, sections) with their lines, or a directory\'s map'
 complete -c agentread -l enclosing -d 'With PATH:N or --start-line N, read the whole function or block that holds line N'

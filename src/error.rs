@@ -132,25 +132,26 @@ impl Error {
         )
     }
 
-    /// `path` leads outside the root. `current`: the root was not chosen (no `--root`,
-    /// no `$AGENTREAD_ROOT`), so it is the current directory, and the message says so.
-    pub fn outside_root(path: &str, current: bool) -> Error {
+    /// `path` leads outside the root. `taken`: what the root is when nobody chose it (no
+    /// `--root`, no `$AGENTREAD_ROOT`): "the current directory", "the git work tree
+    /// holding the current directory"; the message says so (SPEC §17).
+    pub fn outside_root(path: &str, taken: Option<&str>) -> Error {
         Error::new(
             ErrorCode::AccessDenied,
             format!(
                 "Access denied: '{path}' is outside the workspace root{}.",
-                root_is(current)
+                root_is(taken)
             ),
         )
     }
 
-    /// The symlink `link` leads outside the root; `current` as for [`Error::outside_root`].
-    pub fn link_outside_root(link: &str, current: bool) -> Error {
+    /// The symlink `link` leads outside the root; `taken` as for [`Error::outside_root`].
+    pub fn link_outside_root(link: &str, taken: Option<&str>) -> Error {
         Error::new(
             ErrorCode::AccessDenied,
             format!(
                 "Access denied: '{link}' is a symlink that leads outside the workspace root{}.",
-                root_is(current)
+                root_is(taken)
             ),
         )
     }
@@ -243,11 +244,8 @@ impl Error {
 }
 
 /// What the root is, when it was not chosen.
-fn root_is(current: bool) -> &'static str {
-    match current {
-        true => " (the current directory)",
-        false => "",
-    }
+fn root_is(taken: Option<&str>) -> String {
+    taken.map(|what| format!(" ({what})")).unwrap_or_default()
 }
 
 /// The words for a window that starts past its input: `one`/`many` name its units.

@@ -23,7 +23,7 @@ use std::ffi::{OsStr, OsString};
 use std::io::{self, IsTerminal, Read, Write};
 
 use clap::error::ErrorKind;
-use clap::{CommandFactory, Parser};
+use clap::{CommandFactory, FromArgMatches};
 use serde_json::Map;
 
 use crate::args::cli::{self, Cli, Format};
@@ -40,8 +40,16 @@ use crate::setup::{generate, hosts};
 /// Runs agentread on `args` (the program name first) and returns the first failure, if
 /// any: the process's exit status is [`exit_status`] of it.
 pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
-    let cli = match Cli::try_parse_from(&args) {
-        Ok(cli) => cli,
+    // The matches are kept beside the parsed `Cli`: they say which arguments were given,
+    // which the print-and-exit modes check.
+    let parsed = Cli::command()
+        .try_get_matches_from(&args)
+        .and_then(|matches| {
+            let cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
+            Ok((cli, matches))
+        });
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => {
             if matches!(
                 e.kind(),
@@ -68,18 +76,48 @@ pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
             );
         }
     };
+    // A print-and-exit mode refuses what it would drop (SPEC §17).
+    let unused = |mode: &str, what: &str, uses: &[&str]| {
+        let other = request::unused_beside(&matches, mode, uses)?;
+        let error = Error::invalid_param(format!(
+            "{what} and exits; {other} cannot be combined with it."
+        ));
+        let format = cli.format.unwrap_or(Format::Text);
+        Some(reject(error, format, Map::new(), cwd_against(None), ""))
+    };
     if let Some(what) = cli.generate {
+        if let Some(refused) = unused(
+            "generate",
+            "--generate prints a completion script or the man page",
+            &[],
+        ) {
+            return refused;
+        }
         let written = io::stdout().lock().write_all(&generate::generate(what));
         return written.err().and_then(|err| write_failed(&err, None));
     }
     if let Some(host) = &cli.mcp_config {
-        return mcp_config(host, cli.format.unwrap_or(Format::Text));
+        if let Some(refused) = unused(
+            "mcp_config",
+            "--mcp-config prints what adds agentread to a host, with the server settings given beside it (--root, --deny, --deny-secrets, --max-bytes, --max-line-chars, --max-file-size, --encoding, --numbers),",
+            &request::MCP_CONFIG_CARRIES,
+        ) {
+            return refused;
+        }
+        return mcp_config(host, &cli, &matches);
     }
     if cli.mcp {
         let format = cli::answer_format(cli.format, cli.call.is_some());
         return mcp_mode(cli, format);
     }
     if let Some(flavor) = cli.tool_schema {
+        if let Some(refused) = unused(
+            "tool_schema",
+            "--tool-schema prints the tool definition",
+            &[],
+        ) {
+            return refused;
+        }
         let definition = schema::definition(flavor);
         let text = serde_json::to_string_pretty(&definition).unwrap_or_default() + "\n";
         let written = io::stdout().lock().write_all(text.as_bytes());
@@ -215,10 +253,10 @@ fn mcp_mode(cli: Cli, format: Format) -> Option<ErrorCode> {
     mcp::serve(settings, fixed)
 }
 
-/// `--mcp-config HOST`: the set-up for that host, with this binary's absolute path and the
-/// current directory as the root.
-fn mcp_config(host: &str, format: Format) -> Option<ErrorCode> {
-    let reject_now = |error: Error| reject(error, format, Map::new(), cwd_against(None), "");
+/// `--mcp-config HOST`: the set-up for that host, with this binary's absolute path, the
+/// root (`--root`, else the current directory) and the server settings given beside it.
+fn mcp_config(host: &str, cli: &Cli, matches: &clap::ArgMatches) -> Option<ErrorCode> {
+    let reject_now = |error: Error| reject(error, Format::Text, Map::new(), cwd_against(None), "");
     let Some(host) = hosts::Host::from_name(host) else {
         return reject_now(Error::invalid_param(format!(
             "Unknown host '{host}' for --mcp-config: use one of {}.",
@@ -235,13 +273,44 @@ fn mcp_config(host: &str, format: Format) -> Option<ErrorCode> {
             format!("The {what} cannot be found: {}.", error::os_reason(&e)),
         )),
     };
+    // The settings are checked as the server would check them, so that the set-up printed
+    // starts a server.
+    if let Err(error) = request::Settings::from_cli(cli) {
+        return reject_now(error);
+    }
+    let root = match &cli.root {
+        Some(dir) => request::open_root(Some(dir.clone())).map(|root| Ok(root.path_of(""))),
+        None => Ok(std::env::current_dir()),
+    };
+    let root = match root {
+        Ok(found) => found,
+        Err(error) => return reject_now(error),
+    };
+    // The root is written first, made absolute; the other settings as they were given.
+    let others: Vec<&str> = request::MCP_CONFIG_CARRIES
+        .into_iter()
+        .filter(|id| *id != "root")
+        .collect();
+    let mut settings = Vec::new();
+    for arg in request::given_again(matches, &others) {
+        match arg.into_string() {
+            Ok(arg) => settings.push(arg),
+            Err(_) => {
+                return reject_now(Error::invalid_param(
+                    "A setting given to --mcp-config is not valid UTF-8.",
+                ));
+            }
+        }
+    }
     let found = path(std::env::current_exe(), "path of this program")
-        .and_then(|exe| Ok((exe, path(std::env::current_dir(), "current directory")?)));
+        .and_then(|exe| Ok((exe, path(root, "root directory")?)));
     match found {
-        Ok((exe, cwd)) => {
+        Ok((exe, root)) => {
+            let mut args = vec!["--mcp".to_string(), "--root".to_string(), root];
+            args.extend(settings);
             let written = io::stdout()
                 .lock()
-                .write_all(hosts::config(host, &exe, &cwd).as_bytes());
+                .write_all(hosts::config(host, &exe, &args).as_bytes());
             written.err().and_then(|err| write_failed(&err, None))
         }
         Err(error) => reject_now(error),

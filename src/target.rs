@@ -104,6 +104,7 @@ pub fn resolve(request: &Request, target: &Target, budget: u64) -> Result<Plan, 
 /// not UTF-8, then as a `PATH:N` reference whose part before `:N` names a file (SPEC §13,
 /// §14).
 fn resolve_path(request: &Request, path: &OsStr, budget: u64) -> Result<Plan, Error> {
+    let path = &*request.root.asked(path);
     let first = match request.root.resolve(path) {
         Ok(resolved) => return plan(request, resolved, Part::Whole, budget),
         Err(err) if err.code == ErrorCode::NotFound => err,

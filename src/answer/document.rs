@@ -24,6 +24,8 @@ pub struct Part {
     pub kind: &'static str,
     pub start_line: u64,
     pub end_line: u64,
+    /// What the outline shows for it, when not its first line: `cell-2 [code] import os`.
+    pub title: Option<String>,
 }
 
 /// A document's view.
@@ -118,6 +120,7 @@ pub fn view(
                     kind: kind.part(),
                     start_line: cell.start_line,
                     end_line: cell.end_line,
+                    title: Some(cell_title(&view.text, cell)),
                 })
                 .collect(),
             text: view.text,
@@ -134,6 +137,7 @@ pub fn view(
                     kind: kind.part(),
                     start_line: *lines.start() as u64,
                     end_line: *lines.end() as u64,
+                    title: None,
                 })
                 .collect();
             Ok(Some(View {
@@ -181,6 +185,32 @@ fn pdf_error(error: PdfError, path: &str, wording: Wording) -> Error {
     }
 }
 
+/// How the outline names a cell: its handle and kind, then its first line, or for a
+/// markdown cell its first heading (`cell-1 [markdown] # Loading the data`, `cell-2 [code]
+/// import pandas as pd`). The header alone (`# %% [code] cell-2`) says nothing of what the
+/// cell holds.
+fn cell_title(view: &str, cell: &notebook::Cell) -> String {
+    let outputs = format!("# %% [output] cell-{}", cell.number);
+    // The cell's source: the lines after its header, up to its outputs.
+    let source: Vec<&str> = view
+        .lines()
+        .skip(cell.start_line as usize)
+        .take(cell.end_line.saturating_sub(cell.start_line) as usize)
+        .take_while(|line| *line != outputs)
+        .map(|line| line.trim())
+        .filter(|line| !line.is_empty())
+        .collect();
+    let heading = match cell.kind {
+        notebook::CellKind::Markdown => source.iter().find(|line| line.starts_with('#')),
+        _ => None,
+    };
+    let head = format!("cell-{} [{}]", cell.number, cell.kind.name());
+    match heading.or(source.first()) {
+        Some(line) => format!("{head} {line}"),
+        None => head,
+    }
+}
+
 /// The part `query` names: `cell-3` / `page-12` (case ignored), or a cell's `id`.
 pub fn find<'a>(parts: &'a [Part], query: &str) -> Option<&'a Part> {
     let query = query.trim();
@@ -211,6 +241,7 @@ mod tests {
             kind: "cell",
             start_line: n,
             end_line: n,
+            title: None,
         };
         let parts = [part(1, Some("intro")), part(2, None)];
         assert_eq!(find(&parts, "cell-2").map(|p| p.start_line), Some(2));

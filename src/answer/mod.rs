@@ -84,7 +84,7 @@ pub fn shown_bytes(answer: &Answer) -> u64 {
 pub fn label(request: &Request, target: &Target) -> String {
     match target {
         Target::Stdin => STDIN_LABEL.to_string(),
-        Target::Path(path) => request.root.display_of(path),
+        Target::Path(path) => request.root.display_of(&request.root.asked(path)),
     }
 }
 

@@ -20,6 +20,16 @@ pub fn recognised(found: &Recognised, path: Option<&str>, wording: Wording) -> S
             "without {} agentread reads its text",
             wording.flag(name::RAW)
         )),
+        // On standard input: agentread reads a PDF's text from a file (it needs the
+        // whole file, and its cross-reference table sits at the end), not pdftotext.
+        Recognised::Pdf => Some(match wording {
+            Wording::Cli => {
+                "agentread reads a PDF's text from a file: save it and read that ('… > doc.pdf; agentread doc.pdf')".to_string()
+            }
+            Wording::Tool => {
+                "agentread reads a PDF's text from a file: save it and pass that file's path".to_string()
+            }
+        }),
         Recognised::Utf16(encoding) => {
             let label = encoding.name().to_ascii_lowercase();
             Some(format!("use {}", wording.set(&[(name::ENCODING, &label)])))
@@ -62,7 +72,8 @@ impl Recognised {
 
     /// The shell commands that read it, as a refusal suggests them: for the file at
     /// `path` (root-relative), or for standard input when `path` is None. None when there
-    /// is no such command, and for images and UTF-16, whose next step is agentread's own.
+    /// is no such command, and for images, PDFs and UTF-16, whose next step is agentread's
+    /// own.
     pub fn step(&self, path: Option<&str>) -> Option<String> {
         let decompress = |tool: &str| match path {
             Some(path) if is_compressed_tar(path) => Some(format!(
@@ -91,10 +102,8 @@ impl Recognised {
             Recognised::Tar => with_path(
                 "list it with 'tar -tf {}', read a member with 'tar -xOf {} MEMBER | agentread -'",
             ),
-            Recognised::Pdf => Some(match path {
-                Some(path) => format!("try 'pdftotext {path} - | agentread -'"),
-                None => "try '… | pdftotext - - | agentread -'".to_string(),
-            }),
+            // agentread reads a PDF's text itself: see [`recognised`].
+            Recognised::Pdf => None,
             Recognised::Elf | Recognised::MachO | Recognised::Pe => {
                 with_path("try 'strings {} | agentread -' for its text")
             }
@@ -143,6 +152,15 @@ mod tests {
             "try '… | zstdcat | agentread -'"
         );
         assert_eq!(Recognised::Sqlite.step(None), None);
+        // A PDF on standard input: agentread's own step, not pdftotext.
+        let pdf = recognised(&Recognised::Pdf, None, Wording::Cli);
+        assert!(
+            pdf.starts_with("PDF document; agentread reads a PDF's text from a file"),
+            "{pdf}"
+        );
+        assert!(!pdf.contains("pdftotext"), "{pdf}");
+        let pdf = recognised(&Recognised::Pdf, None, Wording::Tool);
+        assert!(pdf.ends_with("save it and pass that file's path"), "{pdf}");
         assert_eq!(
             Recognised::Sqlite.step(Some("app.db")).unwrap(),
             "try 'sqlite3 app.db .schema'"

@@ -76,6 +76,7 @@ pub fn read(
                 to,
                 within,
                 budget: spec.max_bytes,
+                titles: Vec::new(),
             };
             outline(
                 request,
@@ -154,11 +155,17 @@ fn read_document(
     };
     match structure {
         Structure::Outline { from, to, within } => {
+            let titles = view
+                .parts
+                .iter()
+                .filter_map(|part| Some((part.start_line, part.title.clone()?)))
+                .collect();
             let page = Page {
                 from,
                 to,
                 within,
                 budget: spec.max_bytes,
+                titles,
             };
             outline(
                 request,
@@ -401,6 +408,9 @@ struct Page {
     within: Option<String>,
     /// The bytes its lines may take.
     budget: u64,
+    /// What the outline shows for the symbol starting at a line, when it is not that
+    /// line (a notebook's cell: its name, kind and first line).
+    titles: Vec<(u64, String)>,
 }
 
 /// A page of the file's outline: the symbols `page` selects, at most `--limit` of them
@@ -420,6 +430,7 @@ fn outline(
         to,
         within,
         budget,
+        titles,
     } = page;
     let (from, to, min_depth) = match &within {
         Some(query) => {
@@ -471,7 +482,12 @@ fn outline(
     let mut truncated_by = None;
     for symbol in &page {
         let range = format!("{}-{}", symbol.start_line, symbol.end_line);
-        let line = format!("{range:>width$} | {}\n", text_of(symbol.def_line));
+        let title = titles.iter().find(|(line, _)| *line == symbol.start_line);
+        let text = match title {
+            Some((_, title)) => cut(title, request.settings.max_line_chars),
+            None => text_of(symbol.def_line),
+        };
+        let line = format!("{range:>width$} | {text}\n");
         if !shown.is_empty() && (content.len() + line.len()) as u64 > budget {
             truncated_by = Some(TruncatedBy::Bytes);
             break;

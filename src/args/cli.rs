@@ -37,32 +37,36 @@ impl Generated {
 /// The examples of `--help`, also the EXAMPLES section of the man page.
 pub const EXAMPLES: &str = "\
 Examples:
-  agentread src/main.rs                       lines 1-500, numbered \"   1 | \"
-  agentread src/main.rs --start-line 501      the next page
-  agentread src/main.rs -s 120 -n 40 --numbers tab
-  agentread big.log --tail 100                the last 100 lines, with their true numbers
-  agentread min.js --start-line 1 --start-char 2001
+  agentread README.md                         lines 1-500, numbered \"   1 | \"
+  agentread README.md --start-line 501        the next page
+  agentread src/lib.rs -s 120 -n 40 --numbers tab
+  agentread Cargo.lock --tail 100             the last 100 lines, with their true numbers
+  agentread tests/data/min.js --start-char 2001
                                               read on inside a long line
   agentread src/main.rs --format json | jq .stats
-  agentread --call '{\"path\":\"src/main.rs\",\"start_line\":501}'
+  agentread --call '{\"path\":\"src/lib.rs\",\"start_line\":101}'
   agentread src/                              a directory: its entries, paged
-  agentread src/lib.rs --outline              its functions, classes and sections, with lines
-  agentread 'src/lib.rs#Window.render'        one symbol's lines, by name
+  agentread src/read/window.rs --outline      its functions, types and sections, with lines
+  agentread 'src/read/window.rs#Window.rendered'
+                                              one symbol's lines, by name
   agentread src/lib.rs:120 --enclosing        the whole function that holds line 120
   agentread src/ --outline                    a map of the source files under src/
-  agentread analysis.ipynb                    a notebook's cells and outputs as text
-  agentread paper.pdf#page-3                  a PDF's text, page 3
-  agentread --call '{\"paths\":[\"a.rs:1-20\",\"b.md\"]}'
+  agentread tests/data/analysis.ipynb         a notebook's cells and outputs as text
+  agentread tests/data/pdf/fpdf2_two_pages.pdf#page-2
+                                              a PDF's text, page 2
+  agentread --call '{\"paths\":[\"src/main.rs:1-20\",\"README.md\"]}'
                                               several files in one call
-  some-command | agentread - -s 1000 -n 50    standard input
-  agentread src/main.rs:42 -C 5               lines 37-47: a compiler's reference, with context
-  rg -n 'fn main' | cut -d: -f1,2 | xargs agentread -C 3
+  seq 100000 | agentread - -s 1000 -n 50      standard input
+  agentread src/lib.rs:42 -C 5                lines 37-47: a compiler's reference, with context
+  grep -rn 'fn main' src | cut -d: -f1,2 | xargs agentread -C 3
                                               every match of a search, with its context
-  agentread .env --deny-secrets               refused: ACCESS_DENIED, naming the glob
+  agentread tests/data/.env --deny-secrets    refused: ACCESS_DENIED, naming the glob
   agentread --tool-schema anthropic           the tool definition for an agent framework
-  agentread --mcp --root ~/project            serve the read tool to an MCP host
-  agentread --mcp-config claude               the command that adds agentread to Claude Code
-  agentread --all src/main.rs > copy.txt      every line, as cat -n prints them
+  agentread --mcp --root .                    serve the read tool to an MCP host
+  agentread --mcp-config claude --deny-secrets
+                                              the command that adds agentread to Claude Code
+  agentread --all src/main.rs > copy.txt      every line, numbered, none cut
+  agentread --all src/main.rs --numbers tab   the same numbered as cat -n numbers them
   agentread --generate zsh > ~/.zfunc/_agentread
 
 Exit status: 0 success or partial, 1 INTERNAL, 2 INVALID_PARAM, 3 NOT_FOUND,
@@ -74,7 +78,7 @@ Exit status: 0 success or partial, 1 INTERNAL, 2 INVALID_PARAM, 3 NOT_FOUND,
 pub const MAN_SECTIONS: &[(&str, &str)] = &[
     (
         "ROOT AND SANDBOX",
-        "Nothing outside the workspace root is read. The root is --root DIR, else $AGENTREAD_ROOT, else the current directory. A relative PATH is joined to the root, an absolute PATH must lie inside it. Every path is resolved one component at a time from a handle on the root, following symlinks inside it; a path or link that leads out is ACCESS_DENIED, and a link swapped during the read cannot lead out. FIFOs, sockets and devices are NOT_FILE, found without blocking. Every path printed is relative to the root.",
+        "Nothing outside the workspace root is read. The root is --root DIR, else $AGENTREAD_ROOT, else the top of the git work tree that holds the current directory (its nearest ancestor with a .git entry), else the current directory. A relative PATH is joined to a chosen root (--root, $AGENTREAD_ROOT), else to the current directory, as cat does; an absolute PATH must lie inside the root. Every path is resolved one component at a time from a handle on the root, following symlinks inside it; a path or link that leads out is ACCESS_DENIED, and a link swapped during the read cannot lead out. FIFOs, sockets and devices are NOT_FILE, found without blocking. Every path printed is relative to the root.",
     ),
     (
         "LINE REFERENCES",
@@ -124,7 +128,7 @@ pub struct Cli {
     #[arg(long, value_enum, value_name = "S", default_value_t = NumberStyle::Pipe)]
     pub numbers: NumberStyle,
 
-    /// Workspace root; nothing outside it is read [default: $AGENTREAD_ROOT, else the current directory]
+    /// Workspace root; nothing outside it is read [default: $AGENTREAD_ROOT, else the git work tree holding the current directory, else the current directory]
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub root: Option<OsString>,
 
@@ -191,9 +195,51 @@ pub struct Cli {
     #[arg(long, value_enum, value_name = "WHAT")]
     pub generate: Option<Generated>,
 
-    /// Print what adds agentread to an MCP host and exit (claude, codex, codex-toml, vscode, cursor, gemini, opencode, goose, claude-desktop)
-    #[arg(long, value_name = "HOST", value_hint = ValueHint::Other)]
+    /// Print what adds agentread to an MCP host and exit, with the server settings given beside it
+    #[arg(long, value_name = "HOST", value_parser = HostName)]
     pub mcp_config: Option<String>,
+}
+
+/// The hosts `--mcp-config` knows (`setup::hosts::Host::ALL`, whose test keeps the two
+/// lists equal): offered by completion and `--help`.
+pub const HOST_NAMES: [&str; 9] = [
+    "claude",
+    "codex",
+    "codex-toml",
+    "vscode",
+    "cursor",
+    "gemini",
+    "opencode",
+    "goose",
+    "claude-desktop",
+];
+
+/// `--mcp-config`'s HOST: offers [`HOST_NAMES`] to completion and help, and takes any
+/// text, so that an unknown host gets agentread's own message naming the known ones.
+#[derive(Clone, Copy, Debug)]
+struct HostName;
+
+impl clap::builder::TypedValueParser for HostName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        Ok(value.to_string_lossy().into_owned())
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            HOST_NAMES
+                .into_iter()
+                .map(clap::builder::PossibleValue::new),
+        ))
+    }
 }
 
 /// How the answers are written.

@@ -586,10 +586,14 @@ pub fn by_key(key: &str) -> Option<&'static Param> {
         .find(|p| p.name == key || p.aliases.contains(&key))
 }
 
-/// Every accepted parameter, for the message that refuses an unknown one.
+/// The advertised parameters (with their aliases), for the message that refuses an
+/// unknown one: what the schema offers, so that a model retries with a parameter it was
+/// given. The unadvertised range words (`context`, `end_line`, `view_range`) are still
+/// accepted, but not offered.
 fn accepted() -> String {
     PARAMS
         .iter()
+        .filter(|p| p.advertised)
         .map(|p| match p.aliases {
             [] => p.name.to_string(),
             aliases => format!("{} ({})", p.name, aliases.join(", ")),
@@ -859,7 +863,7 @@ mod tests {
         let err = from_json(&object(r#"{"path":"a","lines":3}"#)).unwrap_err();
         assert_eq!(
             err.message,
-            "Unknown parameter 'lines'. Accepted: path (file_path, filePath), paths, start_line (offset), limit (max_lines), tail, start_char, context, hash, if_changed, end_line, view_range, symbol, outline, enclosing, raw, encoding."
+            "Unknown parameter 'lines'. Accepted: path (file_path, filePath), paths, start_line (offset), limit (max_lines), tail, start_char, hash, if_changed, symbol, outline, enclosing, raw, encoding."
         );
         assert!(from_json(&object(r#"{"path":"a","filePath":"b"}"#)).is_err());
     }

@@ -6,6 +6,8 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use clap::parser::ValueSource;
+use clap::{ArgMatches, CommandFactory};
 use serde_json::{Map, Value};
 
 use crate::args::cli::{Cli, ColorWhen, Format};
@@ -394,20 +396,90 @@ fn check_paths(targets: &[Target]) -> Result<(), Error> {
     Ok(())
 }
 
-/// `--root`, else `$AGENTREAD_ROOT` (when set and not empty), else the current directory.
+/// `--root`, else `$AGENTREAD_ROOT` (when set and not empty), else the git work tree that
+/// holds the current directory, else the current directory (SPEC §17).
 pub fn open_root(flag: Option<OsString>) -> Result<Root, Error> {
     if let Some(dir) = flag {
         return Root::open(&PathBuf::from(dir), "--root");
     }
     match fixed_root_from_env() {
         Some(dir) => Root::open(&PathBuf::from(dir), "$AGENTREAD_ROOT"),
-        None => Root::current_directory(),
+        None => Root::by_default(),
     }
 }
 
 /// `$AGENTREAD_ROOT`, when set and not empty.
 pub fn fixed_root_from_env() -> Option<OsString> {
     std::env::var_os("AGENTREAD_ROOT").filter(|dir| !dir.is_empty())
+}
+
+/// The server settings `--mcp-config` writes into the set-up it prints, by argument id and
+/// in the order they are written (SPEC §17). An id the command line does not define (yet)
+/// is never given, so it costs nothing here.
+pub const MCP_CONFIG_CARRIES: [&str; 9] = [
+    "root",
+    "deny",
+    "deny_secrets",
+    "max_bytes",
+    "max_tokens",
+    "max_line_chars",
+    "max_file_size",
+    "encoding",
+    "numbers",
+];
+
+/// The first argument on the command line (in the order written) beside the print-and-exit
+/// mode `mode` (an argument id: `generate`, `mcp_config`, `tool_schema`) that the mode does
+/// not use (`uses`), as the command line spells it. Such a mode prints and exits, so an
+/// argument it would drop is refused rather than ignored (SPEC §17).
+pub fn unused_beside(matches: &ArgMatches, mode: &str, uses: &[&str]) -> Option<String> {
+    let first = matches
+        .ids()
+        .map(|id| id.as_str())
+        .filter(|id| *id != mode && !uses.contains(id))
+        .filter(|id| matches.value_source(id) == Some(ValueSource::CommandLine))
+        .min_by_key(|id| matches.index_of(id).unwrap_or(usize::MAX))?;
+    Some(spelling(first))
+}
+
+/// The values of `ids` given on the command line, as arguments for the same command line:
+/// `--deny '*.pem' --deny-secrets --max-bytes 9000` (values as given, in `ids`' order).
+pub fn given_again(matches: &ArgMatches, ids: &[&str]) -> Vec<OsString> {
+    let command = Cli::command();
+    let mut args = Vec::new();
+    for id in ids {
+        let present = matches.ids().any(|i| i.as_str() == *id);
+        if !present || matches.value_source(id) != Some(ValueSource::CommandLine) {
+            continue;
+        }
+        let flag = OsString::from(spelling(id));
+        let takes_values = command
+            .get_arguments()
+            .find(|a| a.get_id() == *id)
+            .is_some_and(|a| a.get_action().takes_values());
+        match (takes_values, matches.get_raw(id)) {
+            (true, Some(values)) => {
+                for value in values {
+                    args.push(flag.clone());
+                    args.push(value.to_os_string());
+                }
+            }
+            _ => args.push(flag),
+        }
+    }
+    args
+}
+
+/// How the command line spells the argument `id`: its long flag, or `a PATH argument`.
+fn spelling(id: &str) -> String {
+    if id == "paths" {
+        return "a PATH argument".to_string();
+    }
+    Cli::command()
+        .get_arguments()
+        .find(|a| a.get_id() == id)
+        .and_then(|a| a.get_long())
+        .map_or_else(|| id.to_string(), |long| format!("--{long}"))
 }
 
 /// The first per-call option given on the command line, which `--call` replaces.

@@ -28,7 +28,8 @@ pub enum CellKind {
 }
 
 impl CellKind {
-    fn name(self) -> &'static str {
+    /// `markdown`, `code`, `raw`.
+    pub fn name(self) -> &'static str {
         match self {
             CellKind::Markdown => "markdown",
             CellKind::Code => "code",

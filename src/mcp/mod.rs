@@ -96,7 +96,7 @@ struct Server {
     settings: Arc<Settings>,
     /// `--root` or `AGENTREAD_ROOT`: the only root, and the client is not asked.
     fixed: Option<Arc<Served>>,
-    /// The roots as last found (the client's, or the current directory for a client
+    /// The roots as last found (the client's, or the default root for a client
     /// without roots), or why none serves; None when they must be asked (again).
     roots: Mutex<Option<Result<Vec<Arc<Served>>, Error>>>,
 }
@@ -123,7 +123,8 @@ impl Served {
 impl Server {
     /// The roots a call is answered in: the fixed root, else the client's (asked once,
     /// and again after `notifications/roots/list_changed`), else, for a client that does
-    /// not declare roots, the current directory. A client that declares roots but gives
+    /// not declare roots, the default root (the git work tree holding the current
+    /// directory, else the current directory: SPEC §17). A client that declares roots but gives
     /// no usable one (none, only missing directories or other URIs, or no answer) gets
     /// ACCESS_DENIED: the server never falls back to its own directory for it (SPEC §12).
     // Roots are deprecated by a newer protocol revision (SEP-2577), but SPEC §12 and
@@ -149,7 +150,7 @@ impl Server {
             )
         };
         let found = match client_has_roots {
-            false => Root::current_directory().map(|root| vec![Served::new(root)]),
+            false => Root::by_default().map(|root| vec![Served::new(root)]),
             // A client that declares roots but never answers must not hang every call.
             // How long its answer is awaited is `--roots-timeout`; without one, every read is
             // refused until the client says its roots changed.
@@ -346,7 +347,7 @@ fn read_tool() -> Tool {
 const QUICK_READ: u64 = 256 * 1024;
 
 /// The root a call is answered in: the one that holds an absolute path, else the first
-/// (`roots` holds one root at least: the current directory when nothing else).
+/// (`roots` holds one root at least: the default root when nothing else).
 fn root_for<'a>(path: Option<&OsStr>, roots: &'a [Arc<Served>]) -> Option<&'a Arc<Served>> {
     let holds = |r: &&Arc<Served>| {
         path.is_some_and(|p| p.as_bytes().starts_with(b"/") && r.root.holds(p.as_bytes()))

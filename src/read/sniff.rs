@@ -71,6 +71,10 @@ impl Decoding {
     }
 }
 
+/// An input shorter than this is never guessed to be UTF-16 (a BOM or `--encoding` still
+/// decides).
+const TINY_LEN: usize = 8;
+
 /// Decides whether `head` (the first bytes; `complete` when it is the whole input) is text,
 /// and how to decode it.
 pub fn classify(
@@ -94,9 +98,13 @@ pub fn classify(
             check_utf16(sample, decoding)
         };
     }
+    // A few bytes are too little evidence: `a\0b\n` would pass for UTF-16, so a tiny
+    // input holding a NUL is binary, never guessed to be UTF-16 (SPEC §17).
+    let tiny = complete && head.len() < TINY_LEN;
     let utf16 = match choice {
         EncodingChoice::Named(e) if e == UTF_16LE || e == UTF_16BE => Some(e),
         EncodingChoice::Named(_) => None,
+        _ if tiny => None,
         EncodingChoice::Utf8 => recognise_utf16(sample),
         // Only `auto` decodes what the code units alone suggest; the default names it in
         // its refusal.
@@ -577,6 +585,26 @@ mod tests {
         assert_eq!((d.name(), d.bom_len), ("utf-16le".to_string(), 2));
         let d = utf8(b"\xFE\xFF\0h\0i", "x").unwrap();
         assert_eq!(d.name(), "utf-16be");
+    }
+
+    /// SPEC §17: `printf 'a\0b\n'` is binary, not two UTF-16 characters.
+    #[test]
+    fn a_tiny_input_with_a_nul_is_binary_never_utf16() {
+        for choice in [EncodingChoice::Utf8, EncodingChoice::Auto] {
+            assert_eq!(
+                classify(b"a\0b\n", true, "x.txt", choice),
+                Err(Evidence::NulByte { offset: 1 })
+            );
+            assert_eq!(
+                classify(b"a\0b\0c\0\n", true, "x.txt", choice),
+                Err(Evidence::NulByte { offset: 1 })
+            );
+        }
+        // Eight bytes and more may be UTF-16; a BOM decides whatever the size.
+        let eight = classify(b"a\0b\0c\0\n\0", true, "x.txt", EncodingChoice::Utf8);
+        assert_eq!(eight.map(|d| d.encoding), Ok(UTF_16LE));
+        let bom = classify(b"\xff\xfea\0", true, "x.txt", EncodingChoice::Utf8);
+        assert_eq!(bom.map(|d| d.encoding), Ok(UTF_16LE));
     }
 
     #[test]

@@ -59,8 +59,12 @@ impl<'a> Printer<'a> {
     }
 
     /// Writes what is said once after every answer: for several `-C` windows in text
-    /// mode, each file's total lines (their windows left the truncation footer out).
+    /// mode, each file's total lines (their windows left the truncation footer out); for
+    /// several PATHs in XML, the end of the one `<files>` document.
     pub fn finish(&mut self, out: &mut impl Write) -> io::Result<()> {
+        if self.context.format == Format::Xml && self.context.several && self.answered > 0 {
+            return out.write_all(b"</files>\n");
+        }
         if self.totals.is_empty() {
             return Ok(());
         }
@@ -118,7 +122,15 @@ impl<'a> Printer<'a> {
                 Ok(())
             }
             Format::Json => json::write(out, self.context, answer),
-            Format::Xml => xml::write(out, self.context, answer),
+            Format::Xml => {
+                // Several answers are one document: `<files>` holds their elements, so
+                // that an XML parser reads them all (several roots are not XML).
+                if self.context.several && self.answered == 0 {
+                    out.write_all(b"<files>\n")?;
+                }
+                self.answered += 1;
+                xml::write(out, self.context, answer)
+            }
         }
     }
 }

@@ -59,9 +59,8 @@ pub fn write(
     }
     if let Success::Outline(outline) = success {
         shown = !outline.content.is_empty();
-        let text = utf8(&outline.content);
         match context.terminal {
-            true => out.write_all(names::visible(&text, true).as_bytes())?,
+            true => out.write_all(visible_lines(&utf8(&outline.content)).as_bytes())?,
             false => out.write_all(&outline.content)?,
         }
     }
@@ -209,7 +208,7 @@ pub fn write_error(err: &mut impl Write, error: &Error, person: bool) -> io::Res
     if person && outside {
         writeln!(
             err,
-            "The workspace root is set by --root DIR or AGENTREAD_ROOT (else it is the current directory)."
+            "The workspace root is set by --root DIR or AGENTREAD_ROOT (else it is the git work tree holding the current directory, or outside one the current directory)."
         )?;
     }
     Ok(())
@@ -272,6 +271,18 @@ fn write_content(
     Ok(())
 }
 
+/// Several lines for a terminal: each line's control characters shown as pictures, its
+/// line end kept. [`names::visible`] is for one name or one line: given the whole text
+/// it would draw every line end as `␊` and put an outline on one line.
+fn visible_lines(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|line| match line.strip_suffix('\n') {
+            Some(body) => names::visible(body, true) + "\n",
+            None => names::visible(line, true),
+        })
+        .collect()
+}
+
 /// A number prefix with the target's mark: the separator becomes `>` (`  42 > `,
 /// `42> `), or for `tab` the padding's first space (`>   42\t`). `--numbers none` has no
 /// number to mark.
@@ -300,6 +311,16 @@ mod tests {
         assert_eq!(marked("    42\t"), ">   42\t");
         assert_eq!(marked("1234567\t"), ">1234567\t");
         assert_eq!(marked(""), "");
+    }
+
+    #[test]
+    fn lines_stay_lines_on_a_terminal() {
+        assert_eq!(
+            visible_lines("1-2 | fn a()\n3-4 | fn b\x1b()\n"),
+            "1-2 | fn a()\n3-4 | fn b\u{241b}()\n"
+        );
+        assert_eq!(visible_lines("a\rb"), "a\u{240d}b");
+        assert_eq!(visible_lines(""), "");
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! The XML format: one well-formed element per PATH, for any file content.
+//! The XML format: one well-formed element per PATH, for any file content; several PATHs
+//! are one document, their elements inside `<files>` (the printer writes it).
 
 use std::fmt::{Display, Write as _};
 use std::io::{self, Write};

@@ -75,14 +75,19 @@ impl Host {
 }
 
 /// The snippet or command for `host`, the binary's absolute path as the command and
-/// `--mcp --root <cwd>` as its arguments; always ends with "\n".
-pub fn config(host: Host, binary: &str, root: &str) -> String {
-    let args = ["--mcp", "--root", root];
+/// `args` as its arguments (`--mcp --root <root>` and the server settings given beside
+/// `--mcp-config`); always ends with "\n".
+pub fn config(host: Host, binary: &str, args: &[String]) -> String {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     match host {
         Host::Claude => add_command("claude", binary, &args),
         Host::Codex => add_command("codex", binary, &args),
         Host::CodexToml => {
-            let args = args.map(toml_string).join(", ");
+            let args = args
+                .iter()
+                .map(|a| toml_string(a))
+                .collect::<Vec<_>>()
+                .join(", ");
             format!(
                 "[mcp_servers.{SERVER}]\ncommand = {}\nargs = [{args}]\n",
                 toml_string(binary)
@@ -104,7 +109,7 @@ pub fn config(host: Host, binary: &str, root: &str) -> String {
         }
         Host::Goose => {
             let q = yaml_string;
-            let args: String = args.map(|a| format!("      - {}\n", q(a))).concat();
+            let args: String = args.iter().map(|a| format!("      - {}\n", q(a))).collect();
             format!(
                 "extensions:\n  {SERVER}:\n    enabled: true\n    type: stdio\n    name: {SERVER}\n    \
                  description: {}\n    cmd: {}\n    args:\n{args}    envs: {{}}\n    \
@@ -195,6 +200,26 @@ mod tests {
         json!(["--mcp", "--root", root])
     }
 
+    /// The set-up with no settings beside `--mcp-config`: `--mcp --root <root>`.
+    fn config(host: Host, binary: &str, root: &str) -> String {
+        let args = ["--mcp", "--root", root].map(String::from);
+        super::config(host, binary, &args)
+    }
+
+    #[test]
+    fn settings_given_beside_follow_the_root() {
+        let args = ["--mcp", "--root", "/w", "--deny", "*.pem", "--deny-secrets"].map(String::from);
+        assert_eq!(
+            super::config(Host::Claude, "/bin/agentread", &args),
+            "claude mcp add agentread -- /bin/agentread --mcp --root /w --deny '*.pem' --deny-secrets\n"
+        );
+        let parsed: Value = serde_json::from_str(&super::config(Host::Cursor, "a", &args)).unwrap();
+        assert_eq!(
+            parsed["mcpServers"]["agentread"]["args"],
+            json!(["--mcp", "--root", "/w", "--deny", "*.pem", "--deny-secrets"])
+        );
+    }
+
     #[test]
     fn names_round_trip() {
         for (name, host) in Host::ALL {
@@ -202,6 +227,11 @@ mod tests {
             assert!(Host::names().split(", ").any(|n| n == name));
         }
         assert_eq!(Host::names().split(", ").count(), 9);
+        // Completion offers the same names.
+        assert_eq!(
+            Host::ALL.map(|(name, _)| name),
+            crate::args::cli::HOST_NAMES
+        );
         assert_eq!(Host::from_name("Claude"), None);
         assert_eq!(Host::from_name("vs-code"), None);
         assert_eq!(Host::from_name(""), None);

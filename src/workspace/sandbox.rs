@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use std::ffi::OsStr;
 use std::fs::File;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Component, Path, PathBuf};
 
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, Stat};
@@ -39,8 +39,30 @@ pub struct Root {
     canonical: PathBuf,
     /// The root as given, made absolute (absolute paths may be spelt either way).
     given: PathBuf,
-    /// Nobody chose it: it is the current directory by default (refusals say so).
-    current: bool,
+    /// Nobody chose it: what it was taken to be (refusals say so).
+    taken: Option<Taken>,
+    /// When nobody chose the root, the current directory relative to it (empty when they
+    /// are one): a relative PATH is joined to it, as `cat` would (SPEC §2).
+    cwd: Vec<u8>,
+}
+
+/// What the root is when neither `--root` nor `$AGENTREAD_ROOT` chose it (SPEC §17).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Taken {
+    /// The top of the git work tree that holds the current directory.
+    WorkTree,
+    /// The current directory, outside any git work tree.
+    CurrentDirectory,
+}
+
+impl Taken {
+    /// How messages name it: by what it is, never by its absolute path.
+    pub fn words(self) -> &'static str {
+        match self {
+            Taken::WorkTree => "the git work tree holding the current directory",
+            Taken::CurrentDirectory => "the current directory",
+        }
+    }
 }
 
 /// What a resolved path opened to.
@@ -130,18 +152,57 @@ impl Root {
             fd,
             canonical,
             given,
-            current: false,
+            taken: None,
+            cwd: Vec::new(),
         })
     }
 
-    /// The current directory as the root by default, when no root was chosen: refusals
-    /// for paths outside it say that the root is the current directory.
-    pub fn current_directory() -> Result<Root, Error> {
-        let root = Root::open(Path::new("."), "The current directory")?;
+    /// The root when none was chosen: the top of the git work tree that holds the current
+    /// directory (its nearest ancestor, itself included, with a `.git` entry: a directory,
+    /// or the file of a linked work tree or submodule), else the current directory. Relative
+    /// paths are joined to the current directory; refusals say which root was taken.
+    pub fn by_default() -> Result<Root, Error> {
+        let unusable =
+            || Error::invalid_param("The current directory is not an existing directory.");
+        let cwd = std::env::current_dir().map_err(|_| unusable())?;
+        let top = cwd
+            .ancestors()
+            .find(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok());
+        let (dir, taken) = match top {
+            Some(top) => (top, Taken::WorkTree),
+            None => (cwd.as_path(), Taken::CurrentDirectory),
+        };
+        let root = Root::open(dir, "The current directory")?;
+        // The physical current directory below the root's canonical path: no link in it.
+        let inside = std::fs::canonicalize(&cwd)
+            .ok()
+            .and_then(|cwd| Some(cwd.strip_prefix(&root.canonical).ok()?.to_path_buf()))
+            .unwrap_or_default();
         Ok(Root {
-            current: true,
+            taken: Some(taken),
+            cwd: inside.into_os_string().into_vec(),
             ..root
         })
+    }
+
+    /// What the root was taken to be, when nobody chose it.
+    pub fn taken(&self) -> Option<Taken> {
+        self.taken
+    }
+
+    /// A PATH as the caller wrote it, made relative to the root: when nobody chose the
+    /// root, a relative PATH is joined to the current directory (`cd src && agentread
+    /// ../README.md` reads the work tree's README.md). Paths agentread builds itself
+    /// (listings, suggestions) are already relative to the root and never pass here.
+    pub fn asked<'a>(&self, input: &'a OsStr) -> std::borrow::Cow<'a, OsStr> {
+        let bytes = input.as_bytes();
+        if self.cwd.is_empty() || bytes.is_empty() || bytes.starts_with(b"/") {
+            return input.into();
+        }
+        let mut joined = self.cwd.clone();
+        joined.push(b'/');
+        joined.extend_from_slice(bytes);
+        std::ffi::OsString::from_vec(joined).into()
     }
 
     /// A directory relative to the root, or None when it lies outside (for `context.cwd`).
@@ -240,7 +301,7 @@ impl Root {
                 None => {
                     return Err(Error::outside_root(
                         &self.relative_spelling(input),
-                        self.current,
+                        self.taken.map(Taken::words),
                     ));
                 }
             }
@@ -341,8 +402,8 @@ impl Root {
             if part == b".." {
                 if stack.pop().is_none() {
                     return Err(match via_link {
-                        Some(link) => Error::link_outside_root(&link, self.current),
-                        None => Error::outside_root(display, self.current),
+                        Some(link) => Error::link_outside_root(&link, self.taken.map(Taken::words)),
+                        None => Error::outside_root(display, self.taken.map(Taken::words)),
                     }
                     .into());
                 }
@@ -378,7 +439,11 @@ impl Root {
                     };
                     let target = if target.starts_with(b"/") {
                         let Some(rest) = self.strip_root(&target) else {
-                            return Err(Error::link_outside_root(&here, self.current).into());
+                            return Err(Error::link_outside_root(
+                                &here,
+                                self.taken.map(Taken::words),
+                            )
+                            .into());
                         };
                         stack.clear();
                         rest

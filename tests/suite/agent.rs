@@ -82,10 +82,10 @@ fn call_rejects_unknown_keys_naming_the_accepted_ones() {
     assert_eq!(v["error"]["code"], "INVALID_PARAM");
     assert_eq!(
         v["error"]["message"],
-        "Unknown parameter 'lines'. Accepted: path (file_path, filePath), paths, start_line (offset), limit (max_lines), tail, start_char, context, hash, if_changed, end_line, view_range, symbol, outline, enclosing, raw, encoding."
+        "Unknown parameter 'lines'. Accepted: path (file_path, filePath), paths, start_line (offset), limit (max_lines), tail, start_char, hash, if_changed, symbol, outline, enclosing, raw, encoding."
     );
-    // Every parameter the message names is accepted (end_line and view_range too,
-    // though the schema leaves them out).
+    // The message names the advertised parameters only (README); the range words the
+    // schema leaves out are accepted all the same.
     for ok in [
         r#"{"path":"src/app.py","end_line":2}"#,
         r#"{"path":"src/app.py","view_range":[1,2]}"#,

@@ -365,3 +365,29 @@ fn max_file_size_stops_a_stream_once_passed() {
         "'<stdin>' is larger than --max-file-size 1K (1024 bytes); reading stopped there."
     );
 }
+
+/// SPEC §17 "Tiny files"; issue 32: `printf 'a\0b\n'` was decoded as UTF-16 garbage.
+#[test]
+fn a_tiny_file_holding_a_nul_is_binary() {
+    let ws = Workspace::new();
+    ws.file("tiny.bin", b"a\0b\n");
+    for encoding in ["utf-8", "auto"] {
+        let out = ws.run(&["tiny.bin", "--encoding", encoding]);
+        assert_eq!(code(&out), 7, "{encoding}: {}", stdout(&out));
+        assert!(
+            stderr(&out).contains("NUL byte at offset 1"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    let out = ws
+        .cmd()
+        .arg("-")
+        .write_stdin(&b"a\0b\n"[..])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 7);
+    // Named, it is decoded as asked.
+    let out = ws.run(&["tiny.bin", "--encoding", "utf-16le"]);
+    assert_eq!(code(&out), 0);
+}

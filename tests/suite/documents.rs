@@ -126,13 +126,51 @@ fn long_outputs_keep_fifty_lines_and_say_how_many_more() {
     assert_eq!(lines.len(), 54);
 }
 
+/// A markdown cell without a heading is named by its first line; blank lines are passed
+/// over; a cell with no source is named by its kind alone.
+#[test]
+fn an_outline_names_each_cell_by_what_it_holds() {
+    let ws = Workspace::new();
+    ws.file(
+        "nb.ipynb",
+        r###"{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+          {"cell_type": "markdown", "metadata": {}, "source": ["Plain words first.\n", "\n", "## A later heading"]},
+          {"cell_type": "markdown", "metadata": {}, "source": ["no heading here\n", "at all"]},
+          {"cell_type": "code", "metadata": {}, "execution_count": 1, "source": ["\n", "   \n", "  y = 2"],
+           "outputs": [{"output_type": "stream", "name": "stdout", "text": ["# not source\n"]}]},
+          {"cell_type": "code", "metadata": {}, "execution_count": null, "outputs": [], "source": []},
+          {"cell_type": "raw", "metadata": {}, "source": "raw text"}]}"###,
+    );
+    let out = ws.run(&["nb.ipynb", "--outline"]);
+    let outline = stdout(&out);
+    let titles: Vec<&str> = outline
+        .lines()
+        .map(|l| l.split_once(" | ").unwrap().1)
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "cell-1 [markdown] ## A later heading",
+            "cell-2 [markdown] no heading here",
+            "cell-3 [code] y = 2",
+            "cell-4 [code]",
+            "cell-5 [raw] raw text",
+        ]
+    );
+    // The symbols keep their names: `nb.ipynb#cell-3` reads the cell.
+    let v = ws.json(&["nb.ipynb", "--outline"]);
+    assert_eq!(v["data"]["symbols"][2]["name"], "cell-3");
+}
+
 #[test]
 fn cells_are_symbols_by_number_or_id() {
     let ws = workspace();
+    // Issue 32: each cell by its name, kind and what it holds (a markdown cell's first
+    // heading, a code cell's first line), not by its bare `# %% [kind] cell-N` header.
     let out = ws.run(&["nb.ipynb", "--outline"]);
     assert_eq!(
         stdout(&out),
-        "  1-3 | # %% [markdown] cell-1\n 5-17 | # %% [code] cell-2\n19-20 | # %% [code] cell-3\n"
+        "  1-3 | cell-1 [markdown] # Analysis\n 5-17 | cell-2 [code] x = 42\n19-20 | cell-3 [code] print('no output')\n"
     );
     let v = ws.json(&["nb.ipynb", "--outline"]);
     assert_eq!(v["data"]["symbols"][1]["name"], "cell-2");
@@ -379,5 +417,41 @@ fn all_cuts_no_line_of_a_notebook() {
     assert_eq!(
         stdout(&out),
         format!("# %% [code] cell-1\nx\n# %% [output] cell-1\n{long}\nend\n")
+    );
+}
+
+/// Issue 32: a PDF on standard input suggested `pdftotext`, though agentread reads PDFs:
+/// the refusal says to save it and read the file.
+#[test]
+fn a_pdf_on_standard_input_says_how_agentread_reads_it() {
+    let ws = Workspace::new();
+    let pdf = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/pdf/fpdf2_two_pages.pdf"
+    ))
+    .unwrap();
+    let out = ws.cmd().arg("-").write_stdin(pdf.clone()).output().unwrap();
+    assert_eq!(code(&out), 7);
+    let message = stderr(&out);
+    assert!(!message.contains("pdftotext"), "{message}");
+    assert!(
+        message.contains("PDF document; agentread reads a PDF's text from a file: save it and read that ('… > doc.pdf; agentread doc.pdf')"),
+        "{message}"
+    );
+    // Saved and read, it is its text.
+    ws.file("doc.pdf", &pdf);
+    assert_eq!(code(&ws.run(&["doc.pdf"])), 0);
+    // In a tool call, the step names no command line.
+    let v = &json_lines(
+        &ws.cmd()
+            .args(["--call", r#"{"path":"-"}"#])
+            .write_stdin(pdf)
+            .output()
+            .unwrap(),
+    )[0];
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(
+        message.ends_with("save it and pass that file's path."),
+        "{message}"
     );
 }

@@ -160,7 +160,7 @@ fn help_shows_examples_and_version_prints_the_version() {
     assert_eq!(code(&out), 0);
     let help = stdout(&out);
     assert!(help.contains("Examples:"));
-    assert!(help.contains("agentread src/main.rs --start-line 501"));
+    assert!(help.contains("agentread README.md --start-line 501"));
     let out = ws.run(&["-V"]);
     assert_eq!(
         stdout(&out),

@@ -394,6 +394,32 @@ async fn without_roots_the_current_directory_is_the_root() {
     client.cancel().await.unwrap();
 }
 
+/// SPEC §17: without `--root`, `AGENTREAD_ROOT` or client roots, the server takes the
+/// command line's default root, the git work tree holding its current directory; a
+/// relative path is joined to that directory, and paths print relative to the root.
+#[tokio::test]
+async fn without_roots_a_server_in_a_checkout_reads_the_whole_work_tree() {
+    let ws = workspace();
+    ws.mkdir(".git");
+    ws.file("README.md", "top\n");
+    let mut cmd = server_command(&ws, &[]);
+    cmd.current_dir(ws.path().join("src"));
+    let client = ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap();
+    let r = call(&client, json!({"path": "../README.md"})).await;
+    assert_eq!(r.is_error, Some(false), "{}", text_of(&r, 0));
+    let v = r.structured_content.unwrap();
+    assert_eq!(v["data"]["path"], "README.md");
+    assert_eq!(v["context"]["cwd"], "src");
+    let r = call(&client, json!({"path": "lib.rs"})).await;
+    assert_eq!(r.structured_content.unwrap()["data"]["path"], "src/lib.rs");
+    let r = call(&client, json!({"path": "../../outside"})).await;
+    assert_eq!(
+        text_of(&r, 0),
+        "ACCESS_DENIED: Access denied: '../outside' is outside the workspace root (the git work tree holding the current directory).\n"
+    );
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn the_deny_policy_applies_to_every_call() {
     let ws = workspace();

@@ -172,14 +172,28 @@ fn several_paths_exit_with_the_first_failure_and_answer_the_rest() {
 }
 
 #[test]
-fn several_paths_in_xml_are_one_element_each() {
+fn several_paths_in_xml_are_one_document_of_one_element_each() {
     let ws = Workspace::new();
     ws.file("a.txt", "alpha\n");
     ws.mkdir("d");
     let out = ws.run(&["a.txt", "d", "nope", "-f", "xml"]);
     let xml = stdout(&out);
-    let wrapped = format!("<answers>{xml}</answers>");
-    let doc = roxmltree::Document::parse(&wrapped).unwrap();
+    // One document as it is, no wrapping needed: `<files>` holds the answers.
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    assert_eq!(doc.root_element().tag_name().name(), "files");
+    assert!(
+        xml.starts_with("<files>\n") && xml.ends_with("</files>\n"),
+        "{xml}"
+    );
+    // One PATH stays one element, as before.
+    let one = stdout(&ws.run(&["a.txt", "-f", "xml"]));
+    let doc = roxmltree::Document::parse(&one).unwrap();
+    assert_eq!(doc.root_element().tag_name().name(), "file");
+    // `paths` of a tool call too.
+    let call = stdout(&ws.run(&["--call", r#"{"paths":["a.txt","d"]}"#, "-f", "xml"]));
+    let doc = roxmltree::Document::parse(&call).unwrap();
+    assert_eq!(doc.root_element().tag_name().name(), "files");
+    let doc = roxmltree::Document::parse(&xml).unwrap();
     let names: Vec<&str> = doc
         .root_element()
         .children()
@@ -323,5 +337,82 @@ fn standard_input_follows_the_same_encoding_and_binary_rules() {
     assert_eq!(
         v["error"]["detail"],
         json!({"reason": "control_ratio", "ratio": 0.5})
+    );
+}
+
+/// SPEC §17 "The root of a checkout"; issue 32: `cd src && agentread ../README.md` was
+/// ACCESS_DENIED, the root being the current directory.
+#[test]
+fn without_a_chosen_root_the_git_work_tree_is_the_root() {
+    let ws = Workspace::new();
+    ws.mkdir(".git");
+    ws.file("README.md", "top\n");
+    ws.file("src/main.rs", "fn main() {}\n");
+    let run_in = |dir: &str, args: &[&str], env: Option<&str>| {
+        let mut cmd = ws.cmd();
+        cmd.current_dir(ws.path().join(dir)).args(args);
+        if let Some(root) = env {
+            cmd.env("AGENTREAD_ROOT", root);
+        }
+        cmd.output().unwrap()
+    };
+    // A relative PATH is joined to the current directory, as cat does.
+    let out = run_in("src", &["../README.md"], None);
+    assert_eq!(
+        (code(&out), stdout(&out).as_str()),
+        (0, "   1 | top\n"),
+        "{}",
+        stderr(&out)
+    );
+    // Paths print relative to the root, and context.cwd says where we stand.
+    let v = &json_lines(&run_in("src", &["main.rs", "-f", "json"], None))[0];
+    assert_eq!(v["data"]["path"], "src/main.rs");
+    assert_eq!(v["context"]["cwd"], "src");
+    assert_eq!(v["context"]["params_input"]["path"], "main.rs");
+    // Leaving the work tree is refused, naming the root by what it is.
+    let out = run_in("src", &["../../x"], None);
+    assert_eq!(code(&out), 4);
+    assert_eq!(
+        stderr(&out),
+        "agentread: ACCESS_DENIED: Access denied: '../x' is outside the workspace root (the git work tree holding the current directory).\n"
+    );
+    let out = run_in("src", &["/"], None);
+    assert!(stderr(&out).contains("(the git work tree holding the current directory)"));
+    assert!(!stderr(&out).contains(ws.path().to_str().unwrap()));
+    // `--root` and AGENTREAD_ROOT still win, and a relative PATH is then joined to them.
+    let out = run_in("src", &["../README.md", "--root", "."], None);
+    assert_eq!(code(&out), 4);
+    assert_eq!(
+        stderr(&out),
+        "agentread: ACCESS_DENIED: Access denied: '../README.md' is outside the workspace root.\n"
+    );
+    let top = ws.path().to_str().unwrap();
+    let out = run_in("src", &["README.md"], Some(top));
+    assert_eq!(stdout(&out), "   1 | top\n");
+    let out = run_in("src", &["main.rs"], Some(top));
+    assert_eq!(code(&out), 3);
+    // A `.git` file (a linked work tree, a submodule) marks the nearest work tree.
+    ws.file("sub/.git", "gitdir: ../.git/modules/sub\n");
+    ws.file("sub/lib/a.txt", "a\n");
+    let out = run_in("sub/lib", &["../../README.md"], None);
+    assert_eq!(code(&out), 4, "{}", stdout(&out));
+    let v = &json_lines(&run_in("sub/lib", &["a.txt", "-f", "json"], None))[0];
+    assert_eq!(v["data"]["path"], "lib/a.txt");
+}
+
+/// Outside any git work tree the current directory stays the root, and says so.
+#[test]
+fn outside_a_checkout_the_current_directory_is_the_root() {
+    let ws = Workspace::new();
+    ws.file("d/a.txt", "a\n");
+    let out = ws
+        .cmd()
+        .current_dir(ws.path().join("d"))
+        .arg("../x")
+        .output()
+        .unwrap();
+    assert_eq!(
+        stderr(&out),
+        "agentread: ACCESS_DENIED: Access denied: '../x' is outside the workspace root (the current directory).\n"
     );
 }

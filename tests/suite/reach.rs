@@ -259,3 +259,161 @@ fn all_is_refused_with_bounds_ranges_symbols_and_other_modes() {
     let schema = stdout(&ws.run(&["--tool-schema"]));
     assert!(!schema.contains("\"all\""), "{schema}");
 }
+
+/// SPEC §17 "Print-and-exit modes take only what they use"; issue 32: `--mcp-config
+/// claude --deny-secrets --root /other` printed the current directory and no
+/// `--deny-secrets`, exit 0.
+#[test]
+fn mcp_config_writes_the_server_settings_given_beside_it() {
+    let ws = Workspace::new();
+    ws.mkdir("other");
+    let other = std::fs::canonicalize(ws.path().join("other")).unwrap();
+    let other = other.to_str().unwrap();
+    let bin = env!("CARGO_BIN_EXE_agentread");
+    let out = ws.run(&[
+        "--mcp-config",
+        "cursor",
+        "--deny-secrets",
+        "--root",
+        "other",
+        "--deny",
+        "*.pem",
+        "--max-bytes",
+        "9000",
+        "--numbers",
+        "tab",
+        "--deny",
+        "secrets/",
+        "--max-file-size",
+        "10M",
+        "--encoding",
+        "auto",
+        "--max-line-chars",
+        "300",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["mcpServers"]["agentread"]["command"], bin);
+    assert_eq!(
+        v["mcpServers"]["agentread"]["args"],
+        serde_json::json!([
+            "--mcp",
+            "--root",
+            other,
+            "--deny",
+            "*.pem",
+            "--deny",
+            "secrets/",
+            "--deny-secrets",
+            "--max-bytes",
+            "9000",
+            "--max-line-chars",
+            "300",
+            "--max-file-size",
+            "10M",
+            "--encoding",
+            "auto",
+            "--numbers",
+            "tab"
+        ])
+    );
+    let out = ws.run(&[
+        "--mcp-config",
+        "claude",
+        "--deny-secrets",
+        "--root",
+        "other",
+    ]);
+    assert_eq!(
+        stdout(&out),
+        format!("claude mcp add agentread -- {bin} --mcp --root {other} --deny-secrets\n")
+    );
+    // What the server would refuse, the set-up does not print.
+    for (args, says) in [
+        (
+            &["--root", "missing"][..],
+            "--root 'missing' is not an existing directory.",
+        ),
+        (&["--max-bytes", "0"][..], "--max-bytes"),
+        (&["--encoding", "klingon"][..], "Unknown encoding 'klingon'"),
+    ] {
+        let out = ws.run(&[&["--mcp-config", "claude"][..], args].concat());
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert!(stdout(&out).is_empty(), "{args:?}");
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
+}
+
+/// A PATH or an option a print-and-exit mode does not use is INVALID_PARAM naming it,
+/// never dropped in silence.
+#[test]
+fn print_and_exit_modes_refuse_what_they_would_drop() {
+    let ws = Workspace::new();
+    ws.file("a.txt", "a\n");
+    for (args, named) in [
+        (&["--mcp-config", "claude", "a.txt"][..], "a PATH argument"),
+        (&["--mcp-config", "claude", "-n", "3"][..], "--limit"),
+        (&["--mcp-config", "claude", "--no-hint"][..], "--no-hint"),
+        (
+            &["--mcp-config", "claude", "--roots-timeout", "1"][..],
+            "--roots-timeout",
+        ),
+        (&["a.txt", "--tool-schema"][..], "a PATH argument"),
+        (&["--tool-schema", "openai", "-n", "3"][..], "--limit"),
+        (&["--tool-schema", "--deny-secrets"][..], "--deny-secrets"),
+        (&["--generate", "bash", "a.txt"][..], "a PATH argument"),
+        (
+            &["--generate", "man", "--start-line", "2"][..],
+            "--start-line",
+        ),
+        (
+            &["--generate", "zsh", "--mcp-config", "claude"][..],
+            "--mcp-config",
+        ),
+        // The first of several, in the order written.
+        (&["--tool-schema", "--hash", "--", "a.txt"][..], "--hash"),
+    ] {
+        let out = ws.run(args);
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert!(stdout(&out).is_empty(), "{args:?}: {}", stdout(&out));
+        let message = stderr(&out);
+        assert!(
+            message.starts_with("agentread: INVALID_PARAM: "),
+            "{message}"
+        );
+        assert!(
+            message.contains(&format!("; {named} cannot be combined with it.")),
+            "{args:?}: {message}"
+        );
+    }
+    // In the format asked for, as every refusal.
+    let v = &json_lines(&ws.run(&["a.txt", "--tool-schema", "-f", "json"]))[0];
+    assert_eq!(v["error"]["code"], "INVALID_PARAM");
+    // Alone, each still prints.
+    for args in [
+        &["--tool-schema"][..],
+        &["--generate", "bash"],
+        &["--mcp-config", "codex"],
+    ] {
+        assert_eq!(code(&ws.run(args)), 0, "{args:?}");
+    }
+}
+
+/// Completion offers the HOST names of `--mcp-config` (and help names them).
+#[test]
+fn completion_offers_the_host_names() {
+    let ws = Workspace::new();
+    for shell in ["bash", "zsh", "fish"] {
+        let script = stdout(&ws.run(&["--generate", shell]));
+        for host in ["claude", "codex-toml", "vscode", "claude-desktop", "goose"] {
+            assert!(script.contains(host), "{shell}: {host}");
+        }
+    }
+    let help = stdout(&ws.run(&["--help"]));
+    assert!(help.contains("claude-desktop"), "{help}");
+    // An unknown host still gets agentread's own message naming the known ones.
+    let out = ws.run(&["--mcp-config", "emacs"]);
+    assert!(
+        stderr(&out).contains("Unknown host 'emacs' for --mcp-config: use one of claude, codex")
+    );
+}

@@ -262,3 +262,115 @@ fn access_denied_tells_a_person_how_to_set_the_root() {
     let seen = stderr_on_terminal(&ws, &[".env", "--deny-secrets"]);
     assert_eq!(seen.lines().count(), 1, "{seen}");
 }
+
+/// Text with its colour escapes (`ESC [ … m`) taken out.
+fn without_colour(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("\x1b[") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let end = after.find('m').expect("an escape ends with m");
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// What a person sees is what a pipe gets (for content without control characters):
+/// byte for byte without colour, and once its colour is taken out. Returns the output.
+fn as_piped_on_a_terminal(ws: &Workspace, args: &[&str]) -> String {
+    let piped = stdout(&ws.run(args));
+    assert!(!piped.is_empty(), "{args:?}");
+    let never = on_terminal(ws, &[args, &["--color", "never"]].concat(), &[]);
+    assert_eq!(never, piped, "{args:?} without colour");
+    let coloured = on_terminal(ws, args, &[]);
+    assert_eq!(without_colour(&coloured), piped, "{args:?} with colour");
+    piped
+}
+
+/// Issue 32: `--outline` on a terminal printed every symbol on one line joined by `␊`,
+/// and lost the blank line before the footer (the whole outline went through the filter
+/// meant for one name). Files, notebooks and PDFs, with colour and without.
+#[test]
+fn an_outline_on_a_terminal_is_one_symbol_a_line() {
+    let ws = Workspace::new();
+    ws.file(
+        "lib.rs",
+        "pub fn one() {}\n\npub struct Two;\n\nimpl Two {\n    pub fn three(&self) {}\n}\n",
+    );
+    let outline = as_piped_on_a_terminal(&ws, &["lib.rs", "--outline"]);
+    assert!(outline.lines().count() >= 4, "{outline}");
+    assert!(!outline.contains('\u{240a}'), "{outline}");
+    // Paged: the footer after a blank line, on a terminal too.
+    let paged = as_piped_on_a_terminal(&ws, &["lib.rs", "--outline", "-n", "2"]);
+    assert!(paged.contains("\n\n[Truncated"), "{paged}");
+    ws.file(
+        "nb.ipynb",
+        r##"{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": ["# Title\n", "text"]},
+            {"cell_type": "code", "metadata": {}, "execution_count": null, "outputs": [],
+             "source": ["import os\n", "print(os.name)"]}]}"##,
+    );
+    let notebook = as_piped_on_a_terminal(&ws, &["nb.ipynb", "--outline"]);
+    assert_eq!(
+        notebook.lines().filter(|l| l.contains("cell-")).count(),
+        2,
+        "{notebook}"
+    );
+    let pdf = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/pdf/fpdf2_two_pages.pdf"
+    );
+    ws.file("doc.pdf", std::fs::read(pdf).unwrap());
+    let pages = as_piped_on_a_terminal(&ws, &["doc.pdf", "--outline"]);
+    assert_eq!(
+        pages.lines().filter(|l| l.contains("page")).count(),
+        2,
+        "{pages}"
+    );
+    // A control character in a symbol's line is still a picture, on its own line.
+    ws.file("evil.rs", "pub fn a\x1b() {}\npub fn b() {}\n");
+    let seen = on_terminal(&ws, &["evil.rs", "--outline", "--color", "never"], &[]);
+    assert_eq!(seen.lines().count(), 2, "{seen}");
+    assert!(
+        seen.contains('\u{241b}') && !seen.contains('\x1b'),
+        "{seen}"
+    );
+}
+
+/// The other answers a person reads at a terminal, each as a pipe gets it: a directory
+/// map, `PATH#SYMBOL`, several `-C` windows (the target line marked), and an error.
+#[test]
+fn maps_symbols_context_and_errors_on_a_terminal_read_as_piped() {
+    let ws = Workspace::new();
+    ws.file("src/a.rs", "pub fn one() {\n    1\n}\n\npub fn two() {}\n");
+    ws.file(
+        "src/b.py",
+        "def three():\n    return 3\n\nclass Four:\n    pass\n",
+    );
+    let map = as_piped_on_a_terminal(&ws, &["src", "--outline"]);
+    assert!(map.contains("a.rs") && map.contains("b.py"), "{map}");
+    let symbol = as_piped_on_a_terminal(&ws, &["src/a.rs#one"]);
+    assert!(
+        symbol.starts_with("   1 | pub fn one() {\n   2 |     1\n   3 | }\n\n["),
+        "{symbol}"
+    );
+    // `-C`: on a terminal the target line is marked `>`, else it is what a pipe gets.
+    let args = ["src/a.rs:2", "src/b.py:4", "-C", "1"];
+    let piped = stdout(&ws.run(&args));
+    let marked = piped
+        .replace("   2 |     1", "   2 >     1")
+        .replace("   4 | class Four:", "   4 > class Four:");
+    assert_ne!(marked, piped);
+    let seen = on_terminal(&ws, &[&args[..], &["--color", "never"]].concat(), &[]);
+    assert_eq!(seen, marked);
+    assert_eq!(without_colour(&on_terminal(&ws, &args, &[])), marked);
+    // An error: on a terminal's stderr as a pipe's.
+    let piped = ws.run(&["src/a.r"]);
+    assert_eq!(
+        stderr_on_terminal(&ws, &["src/a.r"]),
+        common::stderr(&piped)
+    );
+    assert!(common::stderr(&piped).contains("Did you mean"));
+}
