@@ -10,6 +10,7 @@
 //! `indent` (blocks by indentation).
 
 mod collect;
+mod deadline;
 mod def;
 mod distance;
 mod find;
@@ -31,4 +32,4 @@ pub use find::{Lookup, find};
 pub use indent::indentation_block;
 pub use language::{KNOWN_LANGUAGES, Language};
 pub use outline::outline;
-pub use symbol::{OutlineError, Symbol};
+pub use symbol::{OutlineError, Symbol, kind_named};

@@ -1,8 +1,9 @@
 //! `outline`: a file's symbols, by the language's grammar or, for Markdown, its headings.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::collect::Collected;
+use super::deadline::Deadline;
 use super::language::Language;
 use super::rules::Rules;
 use super::symbol::{OutlineError, Symbol};
@@ -26,11 +27,7 @@ pub(super) fn outline_in_pieces(
     budget: Duration,
     piece_bytes: usize,
 ) -> Result<Vec<Symbol>, OutlineError> {
-    let start = Instant::now();
-    // A budget too large to add is no limit at all.
-    let deadline = start
-        .checked_add(budget)
-        .unwrap_or_else(|| start + Duration::from_secs(86_400 * 365));
+    let deadline = Deadline::after(budget);
     let mut out = Collected::default();
     match parse::grammar(language) {
         None => markdown::sections(source, deadline, piece_bytes, &mut out)?,
@@ -46,7 +43,7 @@ fn code(
     language: Language,
     grammar: &tree_sitter::Language,
     source: &[u8],
-    deadline: Instant,
+    deadline: Deadline,
     piece_bytes: usize,
     out: &mut Collected,
 ) -> Result<(), OutlineError> {

@@ -108,3 +108,37 @@ fn cpp_classes_namespaces_and_methods() {
         ],
     );
 }
+
+#[test]
+fn macros_do_not_make_or_break_definitions() {
+    // A macro call without `;` makes recovery take `if (y) { … }` for a definition:
+    // no symbol is named after a keyword, and `f` keeps its lines.
+    check(
+        Language::C,
+        "\nvoid f(void) {\n  CHECK(x)\n  if (y) { g(); }\n  FOR_EACH(i)\n  while (z) { h(); }\n}\n",
+        &[("f", "function", 1, 1, 6, 0)],
+    );
+    // A macro line without `;` does not join the definition below it.
+    check(
+        Language::C,
+        "\nTEST_END\n\nstatic void\nb(void){}\n",
+        &[("b", "function", 3, 4, 4, 0)],
+    );
+    check(
+        Language::C,
+        "\nDECLARE_THING(x)\nstatic int\nc(void){ return 0; }\n",
+        &[("c", "function", 2, 3, 3, 0)],
+    );
+    // A return type alone on its line is no macro line.
+    check(
+        Language::C,
+        "\nsize_t\nd(void){ return 0; }\n",
+        &[("d", "function", 1, 2, 2, 0)],
+    );
+    // A macro in the declarator: the name is the function's.
+    check(
+        Language::Cpp,
+        "\nvoid S::Bar() LOCKS_EXCLUDED(mu) {\n  x();\n}\n",
+        &[("S::Bar", "method", 1, 1, 3, 0)],
+    );
+}
