@@ -16,6 +16,7 @@ mod distance;
 mod find;
 mod indent;
 mod language;
+mod macros;
 mod markdown;
 mod markdown_pieces;
 mod outline;

@@ -7,7 +7,7 @@ use super::deadline::Deadline;
 use super::language::Language;
 use super::rules::Rules;
 use super::symbol::{OutlineError, Symbol};
-use super::{markdown, parse, pieces, walk};
+use super::{macros, markdown, parse, pieces, walk};
 
 /// The symbols of `source`, written in `language`, in the order they start, each nested
 /// symbol right after its parent (pre-order). Parsing gives up after `budget`.
@@ -29,6 +29,12 @@ pub(super) fn outline_in_pieces(
 ) -> Result<Vec<Symbol>, OutlineError> {
     let deadline = Deadline::after(budget);
     let mut out = Collected::default();
+    // C and C++ macro uses the grammar cannot know are blanked (see `macros`).
+    let blanked = match language {
+        Language::C | Language::Cpp => macros::blanked(source),
+        _ => None,
+    };
+    let source = blanked.as_deref().unwrap_or(source);
     match parse::grammar(language) {
         None => markdown::sections(source, deadline, piece_bytes, &mut out)?,
         Some(grammar) => code(language, &grammar, source, deadline, piece_bytes, &mut out)?,

@@ -200,19 +200,20 @@ fn past_macro<'t>(node: Node<'t>, declarator: Node<'t>, src: &[u8]) -> Node<'t> 
         return declarator;
     }
     let mut cursor = node.walk();
-    let found = node
-        .children(&mut cursor)
-        .take_while(|child| child.id() != declarator.id())
-        .filter(|child| child.is_error())
-        .filter_map(|error| {
-            let mut inner = error.walk();
-            let last = error
-                .named_children(&mut inner)
-                .filter(|n| n.kind() == "function_declarator")
-                .last();
-            last
-        })
-        .last();
+    let mut found = None;
+    for child in node.children(&mut cursor) {
+        if child.id() == declarator.id() {
+            break;
+        }
+        if child.is_error() {
+            let mut inner = child.walk();
+            for part in child.named_children(&mut inner) {
+                if part.kind() == "function_declarator" {
+                    found = Some(part);
+                }
+            }
+        }
+    }
     found.unwrap_or(declarator)
 }
 

@@ -142,3 +142,38 @@ fn macros_do_not_make_or_break_definitions() {
         &[("S::Bar", "method", 1, 1, 3, 0)],
     );
 }
+
+#[test]
+fn macros_the_grammar_cannot_know_are_read_past() {
+    // libstdc++'s: a namespace with a visibility macro, a version macro alone on a
+    // line, an inline macro before the type.
+    check(
+        Language::Cpp,
+        "\nnamespace std _GLIBCXX_VISIBILITY(default)\n{\n_GLIBCXX_BEGIN_NAMESPACE_VERSION\n\n  /// Base.\n  class codecvt_base\n  {\n  public:\n    _GLIBCXX_ALWAYS_INLINE void\n    clear() noexcept\n    { }\n  };\n\n_GLIBCXX_END_NAMESPACE_VERSION\n}\n",
+        &[
+            ("std", "namespace", 1, 1, 15, 0),
+            ("std::codecvt_base", "class", 5, 6, 12, 1),
+            ("std::codecvt_base::clear", "method", 9, 10, 11, 2),
+        ],
+    );
+    // An export macro between `class` and the name; a macro after the parameters.
+    check(
+        Language::Cpp,
+        "\nclass Q_CORE_EXPORT QObject {\n  Q_OBJECT\npublic:\n  int f() const Q_DECL_NOTHROW { return 1; }\n};\n",
+        &[
+            ("QObject", "class", 1, 1, 5, 0),
+            ("QObject::f", "method", 4, 4, 4, 1),
+        ],
+    );
+    // What is no macro use stays: a type in capitals before its name, an enumerator
+    // alone on its line, a statement's continuation.
+    check(
+        Language::C,
+        "\nBOOL IsOk(void) { return 1; }\nenum e {\n  A,\n  LAST\n};\nint g(void) {\n  return x +\n    MAX;\n}\n",
+        &[
+            ("IsOk", "function", 1, 1, 1, 0),
+            ("e", "enum", 2, 2, 5, 0),
+            ("g", "function", 6, 6, 9, 0),
+        ],
+    );
+}
