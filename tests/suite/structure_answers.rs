@@ -485,3 +485,73 @@ fn a_cpp_header_is_read_as_cpp() {
         .collect();
     assert_eq!(languages, ["cpp", "c"]);
 }
+
+/// Real C and C++ headers of this machine, when it has them (libstdc++'s and glibc's):
+/// no symbol is ever named after a keyword, and libstdc++'s `.h` files are C++ (those
+/// that hold more than macros).
+#[test]
+fn real_headers_give_no_symbol_named_after_a_keyword() {
+    const KEYWORDS: &[&str] = &[
+        "if",
+        "else",
+        "switch",
+        "case",
+        "while",
+        "for",
+        "do",
+        "return",
+        "sizeof",
+        "noexcept",
+        "throw",
+        "new",
+        "delete",
+        "decltype",
+        "static_assert",
+    ];
+    let mut headers: Vec<std::path::PathBuf> = Vec::new();
+    for dir in [
+        "/usr/include/c++/12/bits",
+        "/usr/include/c++/13/bits",
+        "/usr/include",
+    ] {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        let mut found: Vec<_> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "h"))
+            .collect();
+        found.sort();
+        headers.extend(found.into_iter().take(40));
+    }
+    if headers.is_empty() {
+        return;
+    }
+    let ws = Workspace::new();
+    let (mut symbols, mut cpp) = (0, 0);
+    for header in &headers {
+        let path = header.to_str().unwrap();
+        let out = ws.run(&["--root", "/", path, "--outline", "-n", "2000", "-f", "json"]);
+        let v = &json_lines(&out)[0];
+        let Some(list) = v["data"]["symbols"].as_array() else {
+            continue;
+        };
+        if path.contains("/c++/") && v["data"]["language"] == "cpp" {
+            cpp += 1;
+        }
+        for s in list {
+            symbols += 1;
+            let name = s["name"].as_str().unwrap();
+            let last = name.rsplit("::").next().unwrap();
+            assert!(!KEYWORDS.contains(&last), "{path}: {s}");
+        }
+    }
+    assert!(symbols > 0);
+    // Most of libstdc++'s `.h` files hold C++ (a few only macros).
+    let libstdcxx = headers
+        .iter()
+        .filter(|h| h.to_string_lossy().contains("/c++/"))
+        .count();
+    assert!(cpp * 4 >= libstdcxx * 3, "{cpp} of {libstdcxx}");
+}
