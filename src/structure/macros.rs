@@ -13,6 +13,8 @@
 //! - `NAME(…)` or `NAME` after a parameter list's `)` (and `const`, `override`, `final`,
 //!   `noexcept`) or after `namespace name`, with nothing but `{`, `;` or a comment after;
 //! - `NAME` between `class`, `struct` or `union` and the type's own name;
+//! - an `#if` whose first branch leaves a brace or parenthesis open: its other
+//!   branches (read the first, as ctags does);
 //! - `NAME` at the start of a declaration (after `static`, `inline`, …) when a type
 //!   word follows that is not the declared name (`_GLIBCXX_ALWAYS_INLINE void`).
 
@@ -39,10 +41,15 @@ fn word_end(line: &[u8], at: usize) -> usize {
         .map_or(line.len(), |n| at + n)
 }
 
+/// A macro's arguments are looked for this far, at most: a use is short, and a long
+/// line of open parentheses must not cost a scan to its end for each.
+const MAX_ARGUMENT_BYTES: usize = 1024;
+
 /// The end (after the `)`) of the balanced parentheses that open at `at`, on the line.
 fn parens_end(line: &[u8], at: usize) -> Option<usize> {
     let mut depth = 0usize;
-    for (i, &b) in line.iter().enumerate().skip(at) {
+    let stop = line.len().min(at.saturating_add(MAX_ARGUMENT_BYTES));
+    for (i, &b) in line[..stop].iter().enumerate().skip(at) {
         match b {
             b'(' => depth += 1,
             b')' => {
@@ -90,8 +97,16 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
     let mut out: Option<Vec<u8>> = None;
     let blank = |from: usize, to: usize, out: &mut Option<Vec<u8>>| {
         let buffer = out.get_or_insert_with(|| source.to_vec());
-        buffer[from..to].fill(b' ');
+        // Line ends stay, so that every line keeps its number.
+        for byte in &mut buffer[from..to] {
+            if *byte != b'\n' {
+                *byte = b' ';
+            }
+        }
     };
+    for (from, to) in split_branches(source, &lines) {
+        blank(from, to, &mut out);
+    }
     for index in 0..lines.len() {
         let (line_start, line_end) = lines[index];
         let line = &source[line_start..line_end];
@@ -236,6 +251,92 @@ fn inline_macros(line: &[u8]) -> Vec<(usize, usize)> {
         }
         previous_words.push(word);
         at = end;
+    }
+    found
+}
+
+/// The directive of a preprocessor line (`if`, `ifdef`, `else`, `endif`, …), if it is one.
+fn directive(line: &[u8]) -> Option<&[u8]> {
+    let rest = line
+        .trim_ascii_start()
+        .strip_prefix(b"#")?
+        .trim_ascii_start();
+    Some(&rest[..word_end(rest, 0)])
+}
+
+/// How much a branch leaves open: `{` less `}` and `(` less `)`, strings, characters
+/// and comments skipped (a comment is taken to end on its line).
+fn balance(text: &[u8]) -> (i64, i64) {
+    let (mut braces, mut parens) = (0i64, 0i64);
+    let mut at = 0;
+    while at < text.len() {
+        match text[at] {
+            b'/' if matches!(text.get(at + 1), Some(b'/' | b'*')) => {
+                at = text[at..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(text.len(), |n| at + n);
+            }
+            quote @ (b'"' | b'\'') => {
+                at += 1;
+                while at < text.len() && text[at] != quote && text[at] != b'\n' {
+                    at += if text[at] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'{' => braces += 1,
+            b'}' => braces -= 1,
+            b'(' => parens += 1,
+            b')' => parens -= 1,
+            _ => {}
+        }
+        at += 1;
+    }
+    (braces, parens)
+}
+
+/// An `#if` whose first branch leaves a brace or parenthesis open (it splits an
+/// expression or a definition's head between branches) is read by its first branch, as
+/// ctags reads it: the byte ranges of its other branches, their directives included.
+fn split_branches(source: &[u8], lines: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    /// One open `#if`: where its first branch starts, where it ends (its first
+    /// `#else`/`#elif`), if it has ended.
+    struct Open {
+        body_start: usize,
+        first_end: Option<usize>,
+    }
+    let mut stack: Vec<Open> = Vec::new();
+    let mut found = Vec::new();
+    for &(start, end) in lines {
+        let Some(word) = directive(&source[start..end]) else {
+            continue;
+        };
+        match word {
+            b"if" | b"ifdef" | b"ifndef" => stack.push(Open {
+                body_start: end,
+                first_end: None,
+            }),
+            b"else" | b"elif" | b"elifdef" | b"elifndef" => {
+                if let Some(open) = stack.last_mut()
+                    && open.first_end.is_none()
+                {
+                    open.first_end = Some(start);
+                }
+            }
+            b"endif" => {
+                let Some(open) = stack.pop() else { continue };
+                let Some(first_end) = open.first_end else {
+                    continue;
+                };
+                // Nested groups inside are ignored: only an outermost split is cut.
+                if stack.is_empty()
+                    && open.body_start <= first_end
+                    && balance(&source[open.body_start..first_end]) != (0, 0)
+                {
+                    found.push((first_end, end));
+                }
+            }
+            _ => {}
+        }
     }
     found
 }

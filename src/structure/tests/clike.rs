@@ -177,3 +177,18 @@ fn macros_the_grammar_cannot_know_are_read_past() {
         ],
     );
 }
+
+#[test]
+fn a_split_if_is_read_by_its_first_branch() {
+    check(
+        Language::C,
+        "\n#ifdef A\nint f(int a) {\n#else\nint f(long a) {\n#endif\n  return 0;\n}\n\nint g(void) { return 1; }\n\n#ifdef B\nint h(void) { return 2; }\n#else\nint h(void) { return 3; }\n#endif\n",
+        &[
+            ("f", "function", 2, 2, 7, 0),
+            ("g", "function", 9, 9, 9, 0),
+            // A whole definition in each branch: both are read.
+            ("h", "function", 12, 12, 12, 0),
+            ("h", "function", 14, 14, 14, 0),
+        ],
+    );
+}
