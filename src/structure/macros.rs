@@ -107,16 +107,36 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
     for (from, to) in split_branches(source, &lines) {
         blank(from, to, &mut out);
     }
+    // The last significant line before the current one, kept as the loop goes (a
+    // search back from each line would be quadratic over a run of comment lines).
+    let mut last_significant: Option<usize> = None;
     for index in 0..lines.len() {
+        let previous = last_significant;
+        if significant(index) {
+            last_significant = Some(index);
+        }
         let (line_start, line_end) = lines[index];
         let line = &source[line_start..line_end];
         let trimmed = line.trim_ascii();
         if trimmed.is_empty() || trimmed[0] == b'#' {
             continue;
         }
+        let offset = line_start + (trimmed.as_ptr() as usize - line.as_ptr() as usize);
+        // A macro that opens the line after a parameter list (`swap(a, b)` then
+        // `_GLIBCXX_NOEXCEPT_IF(…)` on lines of its own, then `{`).
+        let after_parameters = previous.is_some_and(|i| {
+            let t = text(i);
+            t.ends_with(b")")
+                || AFTER_PARAMETERS.iter().any(|w| {
+                    t.ends_with(w) && t.len() > w.len() && !is_word_byte(t[t.len() - w.len() - 1])
+                })
+        });
+        if after_parameters && let Some(end) = trailing_macro(source, offset) {
+            blank(offset, end, &mut out);
+            continue;
+        }
         // A line that is a macro use and nothing else.
         if let Some(extent) = lone_macro(trimmed) {
-            let previous = (0..index).rev().find(|&i| significant(i));
             let continues = previous.is_some_and(|i| {
                 let t = text(i);
                 t.ends_with(b"\\")
@@ -132,7 +152,6 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
                         .is_some_and(|&b| is_word_byte(b) || matches!(b, b'#' | b'}' | b'~' | b'['))
                 });
             if !continues && next_ok {
-                let offset = line_start + (trimmed.as_ptr() as usize - line.as_ptr() as usize);
                 blank(offset, offset + extent, &mut out);
                 continue;
             }
@@ -142,6 +161,46 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
         }
     }
     out
+}
+
+/// The end of `NAME` or `NAME(…)` (its arguments may run over lines) that starts at
+/// `at` in `source`, when what follows it begins a body or ends a declaration (`{`, `;`,
+/// `:`, `=`, `->`).
+fn trailing_macro(source: &[u8], at: usize) -> Option<usize> {
+    let end = word_end(source, at);
+    if !macro_like(&source[at..end]) {
+        return None;
+    }
+    let mut close = end;
+    let open = skip_space(source, end);
+    if source.get(open) == Some(&b'(') {
+        let mut depth = 0usize;
+        let stop = source.len().min(open.saturating_add(MAX_ARGUMENT_BYTES));
+        close = 0;
+        for (i, &b) in source[..stop].iter().enumerate().skip(open) {
+            match b {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = i + 1;
+                        break;
+                    }
+                }
+                b';' | b'{' | b'}' | b'"' => return None,
+                _ => {}
+            }
+        }
+        if close == 0 {
+            return None;
+        }
+    }
+    let next = skip_space(source, close);
+    match source.get(next) {
+        Some(b'{' | b';' | b':' | b'=') => Some(close),
+        Some(b'-') if source.get(next + 1) == Some(&b'>') => Some(close),
+        _ => None,
+    }
 }
 
 /// The length of `NAME` or `NAME(…)` when that is all of `trimmed`.

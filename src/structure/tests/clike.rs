@@ -192,3 +192,17 @@ fn a_split_if_is_read_by_its_first_branch() {
         ],
     );
 }
+
+#[test]
+fn a_macro_on_the_lines_after_the_parameters_is_read_past() {
+    check(
+        Language::Cpp,
+        "\nnamespace std {\n  template<typename _Tp>\n    void\n    swap(_Tp& __a, _Tp& __b)\n    _GLIBCXX_NOEXCEPT_IF(__and_<A<_Tp>,\n\t\t\t\tB<_Tp>>::value)\n    {\n    }\n\n  struct S {\n    void f() const\n    NOEXCEPT\n    { }\n  };\n}\n",
+        &[
+            ("std", "namespace", 1, 1, 15, 0),
+            ("std::swap", "function", 2, 4, 8, 1),
+            ("std::S", "struct", 10, 10, 14, 1),
+            ("std::S::f", "method", 11, 11, 13, 2),
+        ],
+    );
+}

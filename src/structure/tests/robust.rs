@@ -207,7 +207,8 @@ fn macro_blanking_stays_linear_on_hostile_lines() {
     let open = ") A((((((((".repeat(400_000);
     let lines = "A\n//\nB(x)\n".repeat(200_000);
     let groups = "#if X\n{\n#else\n}\n#endif\n".repeat(100_000);
-    for source in [open, lines, groups] {
+    let comments = format!("f(x)\n{}", "// c\n".repeat(1_000_000));
+    for source in [open, lines, groups, comments] {
         let started = Instant::now();
         let blanked = super::super::macros::blanked(source.as_bytes());
         assert!(
