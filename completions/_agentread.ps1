@@ -50,6 +50,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentread' -ScriptBlock {
             [CompletionResult]::new('--enclosing', '--enclosing', [CompletionResultType]::ParameterName, 'With PATH:N or --start-line N, read the whole function or block that holds line N')
             [CompletionResult]::new('--raw', '--raw', [CompletionResultType]::ParameterName, 'Read notebooks and PDFs as their bytes, not as a view')
             [CompletionResult]::new('--no-hint', '--no-hint', [CompletionResultType]::ParameterName, 'Print no footer in text mode (for pipelines)')
+            [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Parse every file afresh: keep no parsed outlines (also AGENTREAD_NO_CACHE=1)')
             [CompletionResult]::new('--deny-secrets', '--deny-secrets', [CompletionResultType]::ParameterName, 'Refuse the built-in list of secret files (.env, *.pem, id_rsa, .netrc, ...)')
             [CompletionResult]::new('--mcp', '--mcp', [CompletionResultType]::ParameterName, 'Serve the `read` tool over the Model Context Protocol on standard input and output')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every line from the start line to the end, none cut: no limit, byte budget or line cut; streamed as text')

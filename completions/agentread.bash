@@ -23,7 +23,7 @@ _agentread() {
 
     case "${cmd}" in
         agentread)
-            opts="-s -n -C -f -h -V --start-line --limit --tail --start-char --context --hash --if-changed --outline --enclosing --raw --format --numbers --root --max-line-chars --max-bytes --max-file-size --encoding --color --no-hint --roots-timeout --call --tool-schema --deny --deny-secrets --mcp --all --generate --mcp-config --help --version"
+            opts="-s -n -C -f -h -V --start-line --limit --tail --start-char --context --hash --if-changed --outline --enclosing --raw --format --numbers --root --max-line-chars --max-bytes --max-file-size --encoding --color --no-hint --no-cache --roots-timeout --call --tool-schema --deny --deny-secrets --mcp --all --generate --mcp-config --help --version"
             if [[ ${cur} == -* ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

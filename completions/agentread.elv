@@ -47,6 +47,7 @@ set edit:completion:arg-completer[agentread] = {|@words|
             cand --enclosing 'With PATH:N or --start-line N, read the whole function or block that holds line N'
             cand --raw 'Read notebooks and PDFs as their bytes, not as a view'
             cand --no-hint 'Print no footer in text mode (for pipelines)'
+            cand --no-cache 'Parse every file afresh: keep no parsed outlines (also AGENTREAD_NO_CACHE=1)'
             cand --deny-secrets 'Refuse the built-in list of secret files (.env, *.pem, id_rsa, .netrc, ...)'
             cand --mcp 'Serve the `read` tool over the Model Context Protocol on standard input and output'
             cand --all 'Every line from the start line to the end, none cut: no limit, byte budget or line cut; streamed as text'

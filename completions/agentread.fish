@@ -45,6 +45,7 @@ complete -c agentread -l outline -d 'List the file\'s symbols (functions, classe
 complete -c agentread -l enclosing -d 'With PATH:N or --start-line N, read the whole function or block that holds line N'
 complete -c agentread -l raw -d 'Read notebooks and PDFs as their bytes, not as a view'
 complete -c agentread -l no-hint -d 'Print no footer in text mode (for pipelines)'
+complete -c agentread -l no-cache -d 'Parse every file afresh: keep no parsed outlines (also AGENTREAD_NO_CACHE=1)'
 complete -c agentread -l deny-secrets -d 'Refuse the built-in list of secret files (.env, *.pem, id_rsa, .netrc, ...)'
 complete -c agentread -l mcp -d 'Serve the `read` tool over the Model Context Protocol on standard input and output'
 complete -c agentread -l all -d 'Every line from the start line to the end, none cut: no limit, byte budget or line cut; streamed as text'

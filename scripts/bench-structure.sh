@@ -62,10 +62,14 @@ PY
 for f in $FILES; do
   dir=$(dirname "$f") name=$(basename "$f") lines=$(wc -l < "$f")
   row "$name" outline "$lines" "$BIN --root $dir $name --outline --limit 2000 --max-bytes 100000000" "ctags -x --fields=+ne -f - $f"
-  # A function from the middle of the file, by its qualified name.
+  # A function from the middle of the file, by its qualified name (one no other shares).
   symbol=$("$BIN" --root "$dir" "$name" --outline --limit 2000 --max-bytes 100000000 --format json | python3 -c '
 import json, sys
-symbols = [s for s in json.load(sys.stdin)["data"]["symbols"] if s["kind"] in ("function", "method")]
+import collections
+all_symbols = json.load(sys.stdin)["data"]["symbols"]
+count = collections.Counter(s["qualified_name"] for s in all_symbols)
+# A unique name: overloads of one name are ambiguous (INVALID_PARAM), by design.
+symbols = [s for s in all_symbols if s["kind"] in ("function", "method") and count[s["qualified_name"]] == 1]
 print(symbols[len(symbols) // 2]["qualified_name"] if symbols else "")')
   [[ -n $symbol ]] && row "$name" "#symbol" "$lines" "$BIN --root $dir $name#$symbol" "ctags -x --fields=+ne -f - $f"
 done

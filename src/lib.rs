@@ -209,7 +209,8 @@ fn say_what_was_left_out(
         return Ok(());
     }
     let window = match &answer.result {
-        Ok(outcome::Success::Text(read)) => &read.window,
+        // A range or a symbol is what was asked for, not a cut (SPEC §15).
+        Ok(outcome::Success::Text(read)) if !read.range && read.symbol.is_none() => &read.window,
         _ => return Ok(()),
     };
     if !window.truncated() {

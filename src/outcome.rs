@@ -52,9 +52,15 @@ pub struct OutlineRead {
     /// The page as text mode prints it: `START-END | ` and each definition's line.
     pub content: Vec<u8>,
     pub symbols: Vec<SymbolInfo>,
+    /// The symbols the outline counts: the file's, or the children of `PATH#SYMBOL`.
     pub total_symbols: u64,
+    /// The ordinal (1-based) of the first symbol shown among those counted.
+    pub first_shown: u64,
     /// The start line of the first symbol left out, when the page stops early.
     pub next_start_line: Option<u64>,
+    /// The character (1-based) where that symbol starts, when a shown symbol starts on
+    /// the same line (SPEC §15 "Outline pages always advance").
+    pub next_start_char: Option<u64>,
     pub truncated_by: Option<crate::read::window::TruncatedBy>,
     /// `--start-line`, or the first line of `PATH:N-M`.
     pub start_line: u64,
@@ -87,6 +93,8 @@ pub struct TextRead {
     pub document: Option<Document>,
     /// The line a `PATH:N` target names (`data.target_line`), marked on a terminal.
     pub target_line: Option<u64>,
+    /// The window is a `PATH:N-M` range: what was asked for, not a cut (SPEC §15).
+    pub range: bool,
 }
 
 #[derive(Debug)]

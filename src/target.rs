@@ -60,11 +60,14 @@ pub enum How {
 /// What of a file's structure is read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Structure {
-    /// `PATH#SYMBOL` or `symbol`: the lines of one symbol.
-    Symbol(String),
-    /// `--outline`: the symbols that start within `from..=to` (of `within`'s children).
+    /// `PATH#SYMBOL` or `symbol`: the lines of one symbol, from line `from` of them
+    /// when given (`--start-line`, which must lie inside the symbol).
+    Symbol { query: String, from: Option<u64> },
+    /// `--outline`: the symbols that start within `from..=to` (of `within`'s children),
+    /// on line `from` at or after character `from_char`.
     Outline {
         from: u64,
+        from_char: u64,
         to: Option<u64>,
         within: Option<String>,
     },
@@ -115,12 +118,15 @@ fn resolve_path(request: &Request, path: &OsStr, budget: u64) -> Result<Plan, Er
     {
         return plan(request, resolved, Part::Whole, budget);
     }
-    if let Some((file, symbol)) = symbol_ref(path.as_bytes())
-        && let Ok(resolved) = request.root.resolve(OsStr::from_bytes(file))
-        && matches!(resolved.opened, Opened::File { .. })
-    {
-        let symbol = String::from_utf8_lossy(symbol).into_owned();
-        return plan(request, resolved, Part::Symbol(symbol), budget);
+    // `a.rs#S/f`: the first `#` whose part before names a file starts the symbol, so
+    // that a symbol's own `/` (`S/f`, `operator/=`) stays in it.
+    for (file, symbol) in symbol_refs(path.as_bytes()) {
+        if let Ok(resolved) = request.root.resolve(OsStr::from_bytes(file))
+            && matches!(resolved.opened, Opened::File { .. })
+        {
+            let symbol = String::from_utf8_lossy(symbol).into_owned();
+            return plan(request, resolved, Part::Symbol(symbol), budget);
+        }
     }
     if let Some((file, reference)) = line_ref(path.as_bytes()) {
         let file = OsStr::from_bytes(file);
@@ -203,12 +209,14 @@ fn plan(request: &Request, resolved: Resolved, part: Part, budget: u64) -> Resul
     }
 }
 
-/// Splits `a.rs#Window.render` at the first `#` of its last component.
-pub fn symbol_ref(path: &[u8]) -> Option<(&[u8], &[u8])> {
-    let name_start = path.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
-    let hash = name_start + path[name_start..].iter().position(|&b| b == b'#')?;
-    let (file, symbol) = (&path[..hash], &path[hash + 1..]);
-    (!file.is_empty() && !symbol.is_empty()).then_some((file, symbol))
+/// The ways `a.rs#Window.render` splits into a file and a symbol: at each `#`, the
+/// first first (SPEC §15 "`/` in a target"); the caller takes the first whose file exists.
+pub fn symbol_refs(path: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
+    path.iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'#')
+        .map(move |(hash, _)| (&path[..hash], &path[hash + 1..]))
+        .filter(|(file, symbol)| !file.is_empty() && !symbol.is_empty() && !file.ends_with(b"/"))
 }
 
 /// How the target is read, and the combinations SPEC §15 refuses.
@@ -250,10 +258,12 @@ fn how(
         }
         if let Some(flag) = first(&[
             (reference.is_some(), "a line reference (PATH:N)"),
-            (w.start_line.is_some(), name::START_LINE),
             (w.tail.is_some(), name::TAIL),
             (w.context.is_some(), name::CONTEXT),
-            (w.start_char.is_some(), name::START_CHAR),
+            (
+                w.start_char.is_some() && !request.call.outline,
+                name::START_CHAR,
+            ),
             (request.call.enclosing, name::ENCLOSING),
         ]) {
             return Err(Error::invalid_param(format!(
@@ -262,18 +272,26 @@ fn how(
         }
         return Ok(match request.call.outline {
             true => How::Structure(Structure::Outline {
-                from: 1,
+                // 0: from the symbol's start.
+                from: w.start_line.unwrap_or(0),
+                from_char: w.start_char.unwrap_or(1),
                 to: None,
                 within: Some(symbol),
             }),
-            false => How::Structure(Structure::Symbol(symbol)),
+            false => How::Structure(Structure::Symbol {
+                query: symbol,
+                from: w.start_line,
+            }),
         });
     }
     if request.call.outline {
         if let Some(flag) = first(&[
             (w.tail.is_some(), name::TAIL),
             (w.context.is_some(), name::CONTEXT),
-            (w.start_char.is_some(), name::START_CHAR),
+            (
+                w.start_char.is_some() && (reference.is_some() || !file),
+                name::START_CHAR,
+            ),
         ]) {
             return Err(Error::invalid_param(format!(
                 "{} lists symbols; {flag} cannot be combined with it.",
@@ -283,11 +301,13 @@ fn how(
         return Ok(match reference {
             Some(LineRef { line, end }) => How::Structure(Structure::Outline {
                 from: line,
+                from_char: 1,
                 to: Some(end.unwrap_or(u64::MAX)),
                 within: None,
             }),
             None => How::Structure(Structure::Outline {
                 from: w.start_line.unwrap_or(1),
+                from_char: w.start_char.unwrap_or(1),
                 to: None,
                 within: None,
             }),

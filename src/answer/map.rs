@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::args::request::Request;
 use crate::outcome::{MapFile, SymbolInfo};
-use crate::structure::{self, Language, Symbol};
+use crate::structure::{Language, Symbol};
 use crate::workspace::sandbox::Opened;
 
 /// Files parsed together, one batch after another.
@@ -110,9 +110,11 @@ impl<'r> MapReader<'r> {
     fn produce(&mut self) {
         let batch = self.next_batch();
         let outlines = parse_all(self.request, &batch);
-        for ((path, language), symbols) in batch.into_iter().zip(outlines) {
+        for ((path, _), found) in batch.into_iter().zip(outlines) {
             // What cannot be opened inside the root, or is denied, is not listed.
-            let Some(symbols) = symbols else { continue };
+            let Some((language, symbols)) = found else {
+                continue;
+            };
             let first = self.line;
             let shown: Vec<&Shown> = symbols.iter().filter(|s| s.depth <= 1).collect();
             let last = first + shown.len() as u64;
@@ -184,7 +186,7 @@ struct Shown {
 
 /// The symbols of each file of `batch` (none for a file that cannot be read or parsed),
 /// parsed on every core.
-fn parse_all(request: &Request, batch: &[(String, Language)]) -> Vec<Option<Vec<Shown>>> {
+fn parse_all(request: &Request, batch: &[(String, Language)]) -> Vec<Option<Outlined>> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(batch.len());
@@ -195,7 +197,7 @@ fn parse_all(request: &Request, batch: &[(String, Language)]) -> Vec<Option<Vec<
             .collect();
     }
     let next = AtomicUsize::new(0);
-    let mut results: Vec<(usize, Option<Vec<Shown>>)> = std::thread::scope(|scope| {
+    let mut results: Vec<(usize, Option<Outlined>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 scope.spawn(|| {
@@ -217,7 +219,7 @@ fn parse_all(request: &Request, batch: &[(String, Language)]) -> Vec<Option<Vec<
             .collect()
     });
     results.sort_by_key(|(i, _)| *i);
-    let mut out: Vec<Option<Vec<Shown>>> = (0..batch.len()).map(|_| None).collect();
+    let mut out: Vec<Option<Outlined>> = (0..batch.len()).map(|_| None).collect();
     for (i, symbols) in results {
         out[i] = symbols;
     }
@@ -227,7 +229,10 @@ fn parse_all(request: &Request, batch: &[(String, Language)]) -> Vec<Option<Vec<
 /// One file's top-level symbols and their children, opened through the sandbox (so a
 /// link cannot lead out, and the deny policy applies to what it leads to). None: the
 /// file is not to be listed; no symbols: it is too large, binary or could not be parsed.
-fn symbols_of(request: &Request, path: &str, language: Language) -> Option<Vec<Shown>> {
+/// A file's language, known once its bytes are (a `.h` file may be C++), and its symbols.
+type Outlined = (Language, Vec<Shown>);
+
+fn symbols_of(request: &Request, path: &str, language: Language) -> Option<Outlined> {
     let resolved = request.root.resolve(OsStr::new(path)).ok()?;
     let denied = resolved.passed.iter().any(|p| {
         request
@@ -243,19 +248,22 @@ fn symbols_of(request: &Request, path: &str, language: Language) -> Option<Vec<S
         return None;
     }
     let Ok(Some(bytes)) = crate::read::up_to(&file, MAX_PARSE_BYTES) else {
-        return Some(Vec::new());
+        return Some((language, Vec::new()));
     };
     let name = path.rsplit('/').next().unwrap_or(path);
+    let language = Language::detect(name, &bytes).unwrap_or(language);
     if crate::read::sniff::classify_whole(&bytes, name, request.encoding).is_err() {
-        return Some(Vec::new());
+        return Some((language, Vec::new()));
     }
-    let Ok(symbols) = structure::outline(language, &bytes, PARSE_BUDGET) else {
-        return Some(Vec::new());
+    let Ok(symbols) = crate::answer::outlines::outline(request, language, &bytes, PARSE_BUDGET)
+    else {
+        return Some((language, Vec::new()));
     };
     let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
     let shown = symbols
-        .into_iter()
+        .iter()
         .filter(|s| s.depth <= 1)
+        .cloned()
         .map(|symbol| {
             let raw = lines
                 .get(symbol.def_line as usize - 1)
@@ -276,7 +284,7 @@ fn symbols_of(request: &Request, path: &str, language: Language) -> Option<Vec<S
             }
         })
         .collect();
-    Some(shown)
+    Some((language, shown))
 }
 
 /// The first line of a regular file, up to 256 bytes (for its `#!`). Opened without

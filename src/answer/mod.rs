@@ -10,6 +10,7 @@ use rustix::fs::Stat;
 pub mod document;
 pub mod image;
 pub mod map;
+pub mod outlines;
 pub mod refusal;
 pub mod structured;
 pub mod text;
@@ -139,6 +140,7 @@ pub fn read(
                     let mut read = read_file(request, facts, &file, &spec, asked_line, sink)?;
                     if let Success::Text(text) = &mut read {
                         text.target_line = target_line;
+                        text.range = asked_line.is_some() && target_line.is_none();
                     }
                     Ok(read)
                 }
@@ -205,9 +207,16 @@ fn read_map(
     let last = window.end_line().unwrap_or(0);
     // The files with a line on the page: their path line, or one of their symbols'.
     let mut files = Vec::new();
-    for (first, file) in std::mem::take(&mut reader.files) {
+    for (first, mut file) in std::mem::take(&mut reader.files) {
         let end = first + file.symbols.len() as u64;
         if first <= last && window.start_line <= end {
+            // Only the symbols on the page: symbol i is the map's line first + 1 + i.
+            let on_page = |i: usize| (window.start_line..=last).contains(&(first + 1 + i as u64));
+            let mut i = 0;
+            file.symbols.retain(|_| {
+                i += 1;
+                on_page(i - 1)
+            });
             files.push(file);
         }
     }

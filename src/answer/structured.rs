@@ -64,15 +64,21 @@ pub fn read(
             Error::binary_as(&path, evidence.into(), what)
         },
     )?;
-    let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
-    let language = Language::detect(file_name, first_line);
+    // The `#!` line, or a `.h` file's first 64 KiB (C or C++).
+    let language = Language::detect(file_name, &bytes);
     match structure {
-        Structure::Outline { from, to, within } => {
+        Structure::Outline {
+            from,
+            from_char,
+            to,
+            within,
+        } => {
             let language = known(language, &path, request)?;
             let symbols = parse(language, &bytes, &path, request)?;
             let find = |query: &str| lookup(&symbols, language, query, &path);
             let page = Page {
                 from,
+                from_char,
                 to,
                 within,
                 budget: spec.max_bytes,
@@ -88,7 +94,7 @@ pub fn read(
                 &find,
             )
         }
-        Structure::Symbol(query) => {
+        Structure::Symbol { query, from } => {
             let language = known(language, &path, request)?;
             let symbols = parse(language, &bytes, &path, request)?;
             let symbol = &symbols[lookup(&symbols, language, &query, &path)?];
@@ -96,20 +102,21 @@ pub fn read(
                 language: Some(language.name()),
                 document: None,
             };
-            lines_of(request, facts, bytes, spec, read, info(symbol))
+            let at = At::From(inside(symbol, from, &path, request)?);
+            lines_of(request, facts, bytes, spec, read, info(symbol), at)
         }
         Structure::Enclosing(line) => {
             check_line(&bytes, line, &path)?;
             let symbols = match language {
                 Some(language) => parse(language, &bytes, &path, request)?,
-                None => Vec::new(),
+                None => Default::default(),
             };
             let info = innermost(&symbols, line).unwrap_or_else(|| block(&bytes, line));
             let read = Found {
                 language: language.map(Language::name),
                 document: None,
             };
-            lines_of(request, facts, bytes, spec, read, info)
+            lines_of(request, facts, bytes, spec, read, info, At::Holding(line))
         }
     }
 }
@@ -140,6 +147,7 @@ fn read_document(
             qualified_name: part.name.clone(),
             kind: part.kind,
             start_line: part.start_line,
+            start_col: 0,
             def_line: part.start_line,
             end_line: part.end_line,
             depth: 0,
@@ -154,7 +162,12 @@ fn read_document(
         document: Some(document),
     };
     match structure {
-        Structure::Outline { from, to, within } => {
+        Structure::Outline {
+            from,
+            from_char,
+            to,
+            within,
+        } => {
             let titles = view
                 .parts
                 .iter()
@@ -162,6 +175,7 @@ fn read_document(
                 .collect();
             let page = Page {
                 from,
+                from_char,
                 to,
                 within,
                 budget: spec.max_bytes,
@@ -177,14 +191,15 @@ fn read_document(
                 &find,
             )
         }
-        Structure::Symbol(query) => {
+        Structure::Symbol { query, from } => {
             let symbol = &symbols[find(&query)?];
-            lines_of(request, facts, bytes, spec, read, info(symbol))
+            let at = At::From(inside(symbol, from, &path, request)?);
+            lines_of(request, facts, bytes, spec, read, info(symbol), at)
         }
         Structure::Enclosing(line) => {
             check_line(&bytes, line, &path)?;
             let info = innermost(&symbols, line).unwrap_or_else(|| block(&bytes, line));
-            lines_of(request, facts, bytes, spec, read, info)
+            lines_of(request, facts, bytes, spec, read, info, At::Holding(line))
         }
     }
 }
@@ -277,8 +292,8 @@ fn parse(
     bytes: &[u8],
     path: &str,
     request: &Request,
-) -> Result<Vec<Symbol>, Error> {
-    structure::outline(language, bytes, PARSE_BUDGET).map_err(|why| {
+) -> Result<std::sync::Arc<Vec<Symbol>>, Error> {
+    crate::answer::outlines::outline(request, language, bytes, PARSE_BUDGET).map_err(|why| {
         Error::new(
             ErrorCode::SizeLimitExceeded,
             format!(
@@ -376,7 +391,39 @@ struct Found {
     document: Option<Document>,
 }
 
+/// Where a symbol's read starts.
+enum At {
+    /// At this line of the symbol (`--start-line`), else at its start.
+    From(Option<u64>),
+    /// So that the window holds this line (`--enclosing`): at the symbol's start when
+    /// that page holds it, else with the line in the middle.
+    Holding(u64),
+}
+
+/// `--start-line L` with a symbol: L must lie inside it.
+fn inside(
+    symbol: &Symbol,
+    from: Option<u64>,
+    path: &str,
+    request: &Request,
+) -> Result<Option<u64>, Error> {
+    match from {
+        Some(line) if line < symbol.start_line || line > symbol.end_line => {
+            Err(Error::invalid_param(format!(
+                "{} {line} is outside the symbol '{}' in '{path}' (lines {}-{}); give a line within it.",
+                request.wording().name(name::START_LINE),
+                symbol.qualified_name,
+                symbol.start_line,
+                symbol.end_line
+            )))
+        }
+        _ => Ok(from),
+    }
+}
+
 /// Reads the lines of `symbol` as `PATH:N-M` would, up to the limit and the budget.
+/// The symbol's lines are what "lines remain" counts: a read that shows the rest of the
+/// symbol is whole (SPEC §15 "Symbol reads are whole answers").
 fn lines_of(
     request: &Request,
     facts: FileFacts,
@@ -384,17 +431,59 @@ fn lines_of(
     spec: &WindowSpec,
     what: Found,
     symbol: SymbolInfo,
+    at: At,
 ) -> Result<Success, Error> {
-    let lines = symbol.end_line - symbol.start_line + 1;
-    let spec = WindowSpec {
-        start: Start::Line(symbol.start_line),
-        limit: lines.min(spec.limit),
-        ..*spec
+    let end = symbol.end_line;
+    let read_from = |start: u64| {
+        let spec = WindowSpec {
+            start: Start::Line(start),
+            limit: (end.saturating_sub(start) + 1).min(spec.limit),
+            ..*spec
+        };
+        let input = TextInput::Stream(Cursor::new(&bytes[..]));
+        read_text(
+            request,
+            facts.clone(),
+            input,
+            &spec,
+            None,
+            what.document,
+            None,
+        )
     };
-    let input = TextInput::Stream(Cursor::new(bytes));
-    let mut success = read_text(request, facts, input, &spec, None, what.document, None)?;
+    let shows = |success: &Success, line: u64| match success {
+        Success::Text(read) => {
+            read.window.start_line <= line && read.window.end_line().is_some_and(|l| l >= line)
+        }
+        _ => true,
+    };
+    let mut success = match at {
+        At::From(from) => read_from(from.unwrap_or(symbol.start_line))?,
+        // A blank line N of a block counts as the next non-blank one: the block's start.
+        At::Holding(line) if line < symbol.start_line || line > end => {
+            read_from(symbol.start_line)?
+        }
+        At::Holding(line) => {
+            let mut success = read_from(symbol.start_line)?;
+            if !shows(&success, line) {
+                let half = spec.limit.min(end - symbol.start_line + 1) / 2;
+                success = read_from(line.saturating_sub(half).max(symbol.start_line))?;
+            }
+            if !shows(&success, line) {
+                success = read_from(line)?;
+            }
+            success
+        }
+    };
     if let Success::Text(read) = &mut success {
         read.language = what.language;
+        let window = &mut read.window;
+        let last_cut = window.lines.last().is_some_and(|l| l.facts.is_cut());
+        if window.end_line().is_some_and(|last| last >= end)
+            && !(window.truncated_by == Some(TruncatedBy::Bytes) && last_cut)
+        {
+            window.truncated_by = None;
+        }
         read.symbol = Some(symbol);
     }
     Ok(success)
@@ -404,6 +493,8 @@ fn lines_of(
 /// symbol `within`.
 struct Page {
     from: u64,
+    /// The character of line `from` where the page starts (`--start-char`).
+    from_char: u64,
     to: Option<u64>,
     within: Option<String>,
     /// The bytes its lines may take.
@@ -427,17 +518,37 @@ fn outline(
     let path = facts.path.clone();
     let Page {
         from,
+        from_char,
         to,
         within,
         budget,
         titles,
     } = page;
-    let (from, to, min_depth) = match &within {
+    // The symbols counted: the file's, or those inside the symbol `within`.
+    let (first, last, counted): (u64, u64, Vec<&Symbol>) = match &within {
         Some(query) => {
-            let parent = &symbols[find(query)?];
-            (parent.start_line, parent.end_line, parent.depth + 1)
+            let index = find(query)?;
+            let parent = &symbols[index];
+            let children = symbols[index + 1..]
+                .iter()
+                .take_while(|s| s.depth > parent.depth)
+                .collect();
+            (parent.start_line, parent.end_line, children)
         }
-        None => (from, to.unwrap_or(u64::MAX), 0),
+        None => (1, u64::MAX, symbols.iter().collect()),
+    };
+    let (from, to) = match &within {
+        // Not given: the symbol's children from its start.
+        Some(_) if from == 0 => (first, last),
+        Some(_) if from < first || from > last => {
+            return Err(Error::invalid_param(format!(
+                "{} {from} is outside the symbol '{}' in '{path}' (lines {first}-{last}); give a line within it.",
+                request.wording().name(name::START_LINE),
+                within.as_deref().unwrap_or_default(),
+            )));
+        }
+        Some(_) => (from, last),
+        None => (from, to.unwrap_or(u64::MAX)),
     };
     let total_lines = count_lines(bytes);
     if within.is_none() && from > total_lines.max(1) {
@@ -451,20 +562,36 @@ fn outline(
             "lines",
         ));
     }
-    let chosen: Vec<&Symbol> = symbols
+    let line_texts: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    let line_text = |line: u64| -> &[u8] {
+        line_texts
+            .get((line as usize).wrapping_sub(1))
+            .copied()
+            .unwrap_or_default()
+    };
+    // `--start-char C` on line `from`: the byte column where character C starts.
+    let from_col = match from_char {
+        0 | 1 => 0,
+        char => {
+            let text = String::from_utf8_lossy(line_text(from));
+            text.char_indices()
+                .nth(char as usize - 1)
+                .map_or(u64::MAX, |(at, _)| at as u64)
+        }
+    };
+    let starts_after = |s: &Symbol| (s.start_line, s.start_col) >= (from, from_col);
+    let skipped = counted.iter().filter(|s| !starts_after(s)).count();
+    let chosen: Vec<&Symbol> = counted
         .iter()
-        .filter(|s| s.start_line >= from && s.start_line <= to && s.depth >= min_depth)
+        .copied()
+        .filter(|s| starts_after(s) && s.start_line <= to)
         .collect();
     let limit = request
         .call
         .limit
         .unwrap_or(crate::args::params::DEFAULT_LIMIT) as usize;
-    let line_texts: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
     let text_of = |line: u64| -> String {
-        let raw = line_texts
-            .get(line as usize - 1)
-            .copied()
-            .unwrap_or_default();
+        let raw = line_text(line);
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         cut(
             &String::from_utf8_lossy(raw),
@@ -498,17 +625,33 @@ fn outline(
             ..info(symbol)
         });
     }
-    let next = chosen.get(shown.len()).map(|s| s.start_line);
+    let following = chosen.get(shown.len());
+    let next = following.map(|s| s.start_line);
     if next.is_some() && truncated_by.is_none() {
         truncated_by = Some(TruncatedBy::Limit);
     }
+    // When the next symbol starts on a line a shown one starts on, the next page starts
+    // at its character, so that pages always advance.
+    let next_start_char = following
+        .filter(|next| {
+            shown
+                .last()
+                .is_some_and(|s| s.start_line == next.start_line)
+        })
+        .map(|next| {
+            let text = line_text(next.start_line);
+            let before = text.get(..next.start_col as usize).unwrap_or(text);
+            String::from_utf8_lossy(before).chars().count() as u64 + 1
+        });
     Ok(Success::Outline(OutlineRead {
         facts,
         language,
         content,
         symbols: shown,
-        total_symbols: symbols.len() as u64,
+        total_symbols: counted.len() as u64,
+        first_shown: skipped as u64 + 1,
         next_start_line: next,
+        next_start_char,
         truncated_by,
         start_line: from,
     }))

@@ -178,6 +178,7 @@ pub fn read_text<R: Read>(
         symbol: None,
         document,
         target_line: None,
+        range: false,
     }))
 }
 

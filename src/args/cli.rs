@@ -156,6 +156,10 @@ pub struct Cli {
     #[arg(long)]
     pub no_hint: bool,
 
+    /// Parse every file afresh: keep no parsed outlines (also AGENTREAD_NO_CACHE=1)
+    #[arg(long)]
+    pub no_cache: bool,
+
     /// With --mcp: how long a client's answer to roots/list is awaited, in seconds
     /// (fractions allowed) [default: 10]
     #[arg(long, value_name = "SECS", value_hint = ValueHint::Other)]

@@ -33,6 +33,9 @@ pub struct Settings {
     pub deny: DenyPolicy,
     /// How long the MCP server awaits a client's `roots/list` answer.
     pub roots_timeout: std::time::Duration,
+    /// Parsed outlines are kept and reused (SPEC §15): not with `--no-cache` or
+    /// `AGENTREAD_NO_CACHE=1`.
+    pub cache: bool,
 }
 
 /// The default of `--roots-timeout`.
@@ -85,7 +88,10 @@ impl Settings {
                 )));
             }
         };
+        let cache = !cli.no_cache
+            && std::env::var_os("AGENTREAD_NO_CACHE").is_none_or(|v| v.is_empty() || v == "0");
         Ok(Settings {
+            cache,
             roots_timeout,
             max_line_chars,
             max_bytes,

@@ -238,7 +238,7 @@ impl<'a> Envelope<'a> {
                         truncated: outline.next_start_line.is_some(),
                         truncated_by: outline.truncated_by.map(|t| t.name()),
                         next_start_line: outline.next_start_line,
-                        next_start_char: None,
+                        next_start_char: outline.next_start_char,
                     }),
                     ..Data::bare("outline", &facts.path)
                 };

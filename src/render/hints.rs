@@ -42,8 +42,12 @@ pub fn footer_of(
                 wording,
                 ("file", "lines"),
                 &also,
-                truncation,
+                truncation && read.symbol.is_none(),
             );
+            if let Some(symbol) = &read.symbol {
+                let lines = symbol_hints(read, symbol, max_bytes, wording, truncation);
+                hints.splice(0..0, lines);
+            }
             if read.window.replaced() {
                 let mut hint = format!(
                     "[Bytes that are not valid {} are shown as U+FFFD.",
@@ -90,15 +94,22 @@ pub fn footer_of(
             if shown == 0 {
                 return vec!["(no symbols)".to_string()];
             }
-            match outline.next_start_line {
-                Some(next) => vec![format!(
-                    "[Truncated: showing {shown} symbols from line {} of {} in the file. Use {} to continue.]",
-                    outline.start_line,
-                    outline.total_symbols,
-                    wording.set(&[(name::START_LINE, &next)])
-                )],
-                None => Vec::new(),
-            }
+            let Some(next) = outline.next_start_line else {
+                return Vec::new();
+            };
+            let first = outline.first_shown;
+            let last = first + shown as u64 - 1;
+            let lines = |s: Option<&crate::outcome::SymbolInfo>| s.map_or(0, |s| s.start_line);
+            let go_on = match outline.next_start_char {
+                Some(char) => wording.set(&[(name::START_LINE, &next), (name::START_CHAR, &char)]),
+                None => wording.set(&[(name::START_LINE, &next)]),
+            };
+            vec![format!(
+                "[Truncated: showing symbols {first}-{last} of {} (lines {}-{}). Use {go_on} to continue.]",
+                outline.total_symbols,
+                lines(outline.symbols.first()),
+                lines(outline.symbols.last()),
+            )]
         }
     }
 }
@@ -154,4 +165,59 @@ fn window_hints(
         ));
     }
     hints
+}
+
+/// A symbol's read (`PATH#SYMBOL`, `--enclosing`): where to go on inside the symbol when
+/// it is cut, and which symbol was read (SPEC §15 "Symbol reads are whole answers").
+fn symbol_hints(
+    read: &crate::outcome::TextRead,
+    symbol: &crate::outcome::SymbolInfo,
+    max_bytes: u64,
+    wording: Wording,
+    truncation: bool,
+) -> Vec<String> {
+    let window = &read.window;
+    let path = &read.facts.path;
+    let mut hints = Vec::new();
+    if let Some(next) = window.next_start_line().filter(|_| truncation) {
+        let why = match window.truncated_by {
+            Some(TruncatedBy::Bytes) => format!("Truncated at {max_bytes} bytes"),
+            _ => "Truncated".to_string(),
+        };
+        let go_on = match (&symbol.qualified_name, wording) {
+            (Some(name), Wording::Cli) => {
+                format!("{} -s {next}", quoted(&format!("{path}#{name}")))
+            }
+            (Some(_), Wording::Tool) => format!(
+                "{} with the same symbol",
+                wording.set(&[(name::START_LINE, &next)])
+            ),
+            (None, _) => wording.set(&[
+                (name::START_LINE, &next),
+                (name::LIMIT, &(symbol.end_line.saturating_sub(next) + 1)),
+            ]),
+        };
+        hints.push(format!(
+            "[{why}: showing lines {}-{} of {}. Use {go_on} to continue.]",
+            window.start_line,
+            window.end_line().unwrap_or(window.start_line),
+            window.total_lines
+        ));
+    }
+    hints.push(match &symbol.qualified_name {
+        Some(name) => format!(
+            "[Symbol {name} ({}): lines {}-{} of {}.]",
+            symbol.kind, symbol.start_line, symbol.end_line, window.total_lines
+        ),
+        None => format!(
+            "[Block: lines {}-{} of {}.]",
+            symbol.start_line, symbol.end_line, window.total_lines
+        ),
+    });
+    hints
+}
+
+/// A target as a shell word: in single quotes, a quote inside written `'\''`.
+fn quoted(target: &str) -> String {
+    format!("'{}'", target.replace('\'', "'\\''"))
 }

@@ -17,6 +17,9 @@ pub(super) const MAX_TEXT_BYTES: usize = 64 << 20;
 pub(super) struct Collected {
     pub symbols: Vec<Symbol>,
     text_bytes: usize,
+    /// The last symbol is an overload signature (TypeScript), which a definition of the
+    /// same name right after it takes in.
+    pub last_is_overload: bool,
 }
 
 impl Collected {
@@ -27,6 +30,19 @@ impl Collected {
             return Err(OutlineError::TooLarge);
         }
         self.symbols.push(symbol);
+        self.last_is_overload = false;
         Ok(self.symbols.len() - 1)
+    }
+
+    /// Takes back the last symbol when it is an overload signature that `is_next`
+    /// continues.
+    pub fn take_overload(&mut self, is_next: impl Fn(&Symbol) -> bool) -> Option<Symbol> {
+        if !self.last_is_overload || !self.symbols.last().is_some_and(is_next) {
+            return None;
+        }
+        self.last_is_overload = false;
+        let symbol = self.symbols.pop()?;
+        self.text_bytes -= symbol.name.len() + symbol.qualified_name.len();
+        Some(symbol)
     }
 }

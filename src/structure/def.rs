@@ -23,6 +23,12 @@ pub(super) struct Def {
     pub qualifier: Option<String>,
     /// What the symbols inside are qualified by, when not `name`: a Rust impl's type.
     pub scope: Option<String>,
+    /// A declaration that a definition of the same name right after it continues (a
+    /// TypeScript overload signature): that definition's lines then start at its.
+    pub overload: bool,
+    /// The row its lines start on when that is not where its node starts: below a
+    /// macro line that error recovery took into a C definition.
+    pub start_row: Option<usize>,
 }
 
 impl Def {
@@ -40,6 +46,8 @@ impl Def {
             outer_up: 0,
             qualifier: None,
             scope: None,
+            overload: false,
+            start_row: None,
         })
     }
 

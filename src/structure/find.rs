@@ -36,10 +36,20 @@ pub fn find(symbols: &[Symbol], language: Language, query: &str) -> Lookup {
             suggestions: Vec::new(),
         };
     }
-    let separator = language.separator();
+    // A name as written wins (`operator/=`, `@vue/reactivity`); else names and query
+    // are cut at every separator alike, so that a `/` or `.` inside a name still
+    // matches when written as such.
+    let as_written: Vec<usize> = (0..symbols.len())
+        .filter(|&i| symbols[i].qualified_name == query)
+        .collect();
+    match as_written.len() {
+        0 => {}
+        1 => return Lookup::Found(as_written[0]),
+        _ => return Lookup::Ambiguous(as_written),
+    }
     let names: Vec<String> = symbols
         .iter()
-        .map(|symbol| parts(&symbol.qualified_name, &[separator]))
+        .map(|symbol| parts(&symbol.qualified_name, &["::", ".", "/"]))
         .collect();
     pick(
         names.iter().map(|name| name == &wanted),

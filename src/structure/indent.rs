@@ -11,7 +11,8 @@ const TAB_COLUMNS: usize = 4;
 /// - when the next non-blank line is indented deeper than `n`, line `n` is a header and
 ///   the block is `n` and the lines after it that are blank or deeper;
 /// - otherwise it is the run of lines around `n` that are blank or at least as deep,
-///   with the nearest shallower line above as its header;
+///   with the nearest shallower line above as its header; without such a line, the
+///   paragraph (the run of non-blank lines) that holds `n`;
 /// - a following line at the header's depth that starts with `}`, `]`, `)` or the word
 ///   `end` closes the block and belongs to it;
 /// - blank lines at the block's end are dropped.
@@ -41,21 +42,30 @@ pub fn indentation_block(lines: &[&[u8]], n: usize) -> (usize, usize) {
     let (first, mut last, header_depth) = if next.is_some_and(|next| next > own) {
         (at, run_down(&depth, at, count, |d| d > own), Some(own))
     } else {
-        let mut first = at;
         let mut header = None;
         for i in (0..at).rev() {
-            match depth(i) {
-                Some(d) if d < own => {
-                    header = Some((i, d));
-                    break;
-                }
-                _ => first = i,
+            if let Some(d) = depth(i).filter(|&d| d < own) {
+                header = Some((i, d));
+                break;
             }
         }
         let last = run_down(&depth, at, count, |d| d >= own);
         match header {
             Some((line, d)) => (line, last, Some(d)),
-            None => (first, last, None),
+            // No header: not a block but the top level (SPEC §15 "`--enclosing` always
+            // shows line N"), so the paragraph, the run of non-blank lines, that holds `at`.
+            None => {
+                let first = (0..at)
+                    .rev()
+                    .take_while(|&i| depth(i).is_some())
+                    .last()
+                    .unwrap_or(at);
+                let last = (at + 1..count)
+                    .take_while(|&i| depth(i).is_some())
+                    .last()
+                    .unwrap_or(at);
+                return (first + 1, last + 1);
+            }
         }
     };
     if let Some(header_depth) = header_depth

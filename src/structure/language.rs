@@ -58,16 +58,27 @@ impl Language {
     /// after the last `/` counts) whose first bytes are `first_bytes`: by extension
     /// (ASCII case ignored), else, for a name without an extension, by the interpreter
     /// its `#!` line names (`python…` or `node`, also through `env`).
+    ///
+    /// A `.h` file is C++ when its first 64 KiB hold C++ (see [`looks_like_cpp`]); a
+    /// caller that knows only the name gets C.
     pub fn detect(file_name: &str, first_bytes: &[u8]) -> Option<Language> {
         let base = file_name.rsplit('/').next().unwrap_or(file_name);
         // A leading dot starts a hidden name, not an extension (`.bashrc`).
         match base.rfind('.').filter(|&dot| dot > 0) {
             Some(dot) => {
                 let ext = &base[dot + 1..];
-                EXTENSIONS
+                let language = EXTENSIONS
                     .iter()
                     .find(|(known, _)| known.eq_ignore_ascii_case(ext))
-                    .map(|&(_, language)| language)
+                    .map(|&(_, language)| language);
+                match language {
+                    Some(Language::C)
+                        if ext.eq_ignore_ascii_case("h") && looks_like_cpp(first_bytes) =>
+                    {
+                        Some(Language::Cpp)
+                    }
+                    _ => language,
+                }
             }
             None => by_shebang(first_bytes),
         }
@@ -139,4 +150,85 @@ fn interpreter_language(program: &str) -> Option<Language> {
             .then_some(Language::Python);
     }
     matches!(program, "node" | "nodejs").then_some(Language::JavaScript)
+}
+
+/// How much of a `.h` file is looked at to tell C++ from C.
+pub const HEADER_SNIFF: usize = 64 << 10;
+
+/// Whether the first [`HEADER_SNIFF`] bytes of a header hold C++ (SPEC §15 "C and
+/// C++"): `namespace`, `template <`, `class NAME {`, `public:` or `::` outside comments
+/// and strings.
+pub fn looks_like_cpp(head: &[u8]) -> bool {
+    let head = &head[..head.len().min(HEADER_SNIFF)];
+    let word_at = |at: usize| -> &[u8] {
+        let end = head[at..]
+            .iter()
+            .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
+            .map_or(head.len(), |n| at + n);
+        &head[at..end]
+    };
+    let skip_space = |mut at: usize| {
+        while at < head.len() && head[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        at
+    };
+    let mut at = 0;
+    while at < head.len() {
+        let b = head[at];
+        match b {
+            b'/' if head.get(at + 1) == Some(&b'/') => {
+                at = memchr_from(head, b'\n', at).map_or(head.len(), |n| n + 1);
+            }
+            b'/' if head.get(at + 1) == Some(&b'*') => {
+                at = head[at + 2..]
+                    .windows(2)
+                    .position(|w| w == b"*/")
+                    .map_or(head.len(), |n| at + 2 + n + 2);
+            }
+            b'"' | b'\'' => {
+                // To the closing quote or the line's end, escapes skipped.
+                at += 1;
+                while at < head.len() && head[at] != b && head[at] != b'\n' {
+                    at += if head[at] == b'\\' { 2 } else { 1 };
+                }
+                at += 1;
+            }
+            b':' if head.get(at + 1) == Some(&b':') => return true,
+            _ if b.is_ascii_alphabetic() || b == b'_' => {
+                let word = word_at(at);
+                let after = skip_space(at + word.len());
+                let next = head.get(after).copied();
+                let starts_word =
+                    at == 0 || !(head[at - 1].is_ascii_alphanumeric() || head[at - 1] == b'_');
+                if starts_word {
+                    match word {
+                        b"namespace" => return true,
+                        b"template" if next == Some(b'<') => return true,
+                        b"public" if next == Some(b':') && head.get(after + 1) != Some(&b':') => {
+                            return true;
+                        }
+                        b"class" if next.is_some_and(|c| c.is_ascii_alphabetic() || c == b'_') => {
+                            let name = word_at(after);
+                            if head.get(skip_space(after + name.len())) == Some(&b'{') {
+                                return true;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                at += word.len();
+            }
+            _ => at += 1,
+        }
+    }
+    false
+}
+
+/// The first `byte` at or after `from`.
+fn memchr_from(head: &[u8], byte: u8, from: usize) -> Option<usize> {
+    head[from..]
+        .iter()
+        .position(|&b| b == byte)
+        .map(|n| from + n)
 }

@@ -4,11 +4,10 @@
 //! in pieces (see `markdown_pieces`), as pulldown-cmark holds every block of what it
 //! reads.
 
-use std::time::Instant;
-
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 use super::collect::Collected;
+use super::deadline::Deadline;
 use super::markdown_pieces::{References, piece_end};
 use super::symbol::{OutlineError, Symbol};
 
@@ -33,7 +32,7 @@ struct Heading {
 /// it in pieces of at least `piece_bytes`.
 pub(super) fn sections(
     source: &[u8],
-    deadline: Instant,
+    deadline: Deadline,
     piece_bytes: usize,
     out: &mut Collected,
 ) -> Result<(), OutlineError> {
@@ -74,6 +73,7 @@ pub(super) fn sections(
                 qualified_name,
                 kind: "section",
                 start_line: heading.line,
+                start_col: 0,
                 def_line: heading.line,
                 end_line: total,
                 depth: open.len() as u32,
@@ -93,7 +93,7 @@ fn headings(
     piece: &str,
     first_line: u64,
     references: &References,
-    deadline: Instant,
+    deadline: Deadline,
 ) -> Result<Vec<Heading>, OutlineError> {
     // CommonMark alone: no extension adds or hides headings.
     let options = Options::empty();
@@ -103,7 +103,7 @@ fn headings(
     let mut current: Option<Heading> = None;
     let parser = Parser::new_with_broken_link_callback(piece, options, Some(references.callback()));
     for (steps, (event, range)) in (1u32..).zip(parser.into_offset_iter()) {
-        if steps % CHECK_EVERY == 0 && Instant::now() >= deadline {
+        if steps % CHECK_EVERY == 0 && deadline.passed() {
             return Err(OutlineError::Timeout);
         }
         match event {

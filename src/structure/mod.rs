@@ -10,11 +10,13 @@
 //! `indent` (blocks by indentation).
 
 mod collect;
+mod deadline;
 mod def;
 mod distance;
 mod find;
 mod indent;
 mod language;
+mod macros;
 mod markdown;
 mod markdown_pieces;
 mod outline;
@@ -31,4 +33,4 @@ pub use find::{Lookup, find};
 pub use indent::indentation_block;
 pub use language::{KNOWN_LANGUAGES, Language};
 pub use outline::outline;
-pub use symbol::{OutlineError, Symbol};
+pub use symbol::{OutlineError, Symbol, kind_named};

@@ -1,12 +1,13 @@
 //! `outline`: a file's symbols, by the language's grammar or, for Markdown, its headings.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::collect::Collected;
+use super::deadline::Deadline;
 use super::language::Language;
 use super::rules::Rules;
 use super::symbol::{OutlineError, Symbol};
-use super::{markdown, parse, pieces, walk};
+use super::{macros, markdown, parse, pieces, walk};
 
 /// The symbols of `source`, written in `language`, in the order they start, each nested
 /// symbol right after its parent (pre-order). Parsing gives up after `budget`.
@@ -26,12 +27,14 @@ pub(super) fn outline_in_pieces(
     budget: Duration,
     piece_bytes: usize,
 ) -> Result<Vec<Symbol>, OutlineError> {
-    let start = Instant::now();
-    // A budget too large to add is no limit at all.
-    let deadline = start
-        .checked_add(budget)
-        .unwrap_or_else(|| start + Duration::from_secs(86_400 * 365));
+    let deadline = Deadline::after(budget);
     let mut out = Collected::default();
+    // C and C++ macro uses the grammar cannot know are blanked (see `macros`).
+    let blanked = match language {
+        Language::C | Language::Cpp => macros::blanked(source),
+        _ => None,
+    };
+    let source = blanked.as_deref().unwrap_or(source);
     match parse::grammar(language) {
         None => markdown::sections(source, deadline, piece_bytes, &mut out)?,
         Some(grammar) => code(language, &grammar, source, deadline, piece_bytes, &mut out)?,
@@ -46,7 +49,7 @@ fn code(
     language: Language,
     grammar: &tree_sitter::Language,
     source: &[u8],
-    deadline: Instant,
+    deadline: Deadline,
     piece_bytes: usize,
     out: &mut Collected,
 ) -> Result<(), OutlineError> {

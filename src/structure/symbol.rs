@@ -16,6 +16,9 @@ pub struct Symbol {
     /// The first of the comment, doc-comment, attribute or decorator lines directly
     /// above the definition, or the definition's own first line.
     pub start_line: u64,
+    /// The byte column (0-based) where the symbol starts on `start_line`: where pages
+    /// of an outline continue when one line holds many symbols (minified code).
+    pub start_col: u64,
     /// The line of the definition's name, below its comments and attributes: the line
     /// a text outline prints.
     pub def_line: u64,
@@ -25,6 +28,40 @@ pub struct Symbol {
     pub depth: u32,
     /// The index of the enclosing symbol in the same list.
     pub parent: Option<usize>,
+}
+
+/// Every `kind` a symbol may have: LSP's SymbolKind in lower case, and agentread's own.
+const KINDS: &[&str] = &[
+    "module",
+    "namespace",
+    "package",
+    "class",
+    "method",
+    "property",
+    "field",
+    "constructor",
+    "enum",
+    "interface",
+    "function",
+    "variable",
+    "constant",
+    "struct",
+    "event",
+    "operator",
+    "type",
+    "impl",
+    "section",
+    "macro",
+    "enum_member",
+    "type_parameter",
+    "object",
+    "key",
+];
+
+/// The kind named `name`, as the `&'static str` a [`Symbol`] holds (for outlines read
+/// back from a cache); None for a name that is no kind.
+pub fn kind_named(name: &str) -> Option<&'static str> {
+    KINDS.iter().copied().find(|kind| *kind == name)
 }
 
 /// Why a file has no outline.

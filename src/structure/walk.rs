@@ -2,11 +2,10 @@
 //! moved by hand with an explicit stack of frames, so that no depth of nesting can
 //! exhaust the thread's stack, and every node is looked at a constant number of times.
 
-use std::time::Instant;
-
 use tree_sitter::{Node, Tree};
 
 use super::collect::Collected;
+use super::deadline::Deadline;
 use super::def::{Def, last_row};
 use super::rules::{Context, Rules};
 use super::symbol::{OutlineError, Symbol};
@@ -28,6 +27,8 @@ const METHOD_HOSTS: &[&str] = &["class", "struct", "interface", "impl", "enum"];
 #[derive(Clone, Copy)]
 struct Run {
     first: usize,
+    /// The byte column where the run starts on its first row.
+    first_col: usize,
     last: usize,
 }
 
@@ -72,7 +73,7 @@ pub(super) fn symbols(
     first_row: usize,
     rules: &Rules,
     separator: &'static str,
-    deadline: Instant,
+    deadline: Deadline,
     out: &mut Collected,
 ) -> Result<(), OutlineError> {
     let mut walker = Walker {
@@ -92,7 +93,7 @@ pub(super) fn symbols(
     let mut steps = 0u32;
     loop {
         steps = steps.wrapping_add(1);
-        if steps.is_multiple_of(CHECK_EVERY) && Instant::now() >= deadline {
+        if steps.is_multiple_of(CHECK_EVERY) && deadline.passed() {
             return Err(OutlineError::Timeout);
         }
         if let Some(error) = walker.failed {
@@ -162,17 +163,26 @@ impl<'t> Walker<'_, 't> {
         if frame.opens {
             self.open.pop();
         }
-        if !frame.own_line || !self.rules.is_leading(frame.node) {
+        if !self.rules.is_leading(frame.node) {
             return None;
         }
         let first = frame.node.start_position().row;
         let last = last_row(frame.node);
+        if !frame.own_line {
+            // A comment after an attribute or another comment on the same line
+            // (`#[inline] // why`, `/* a */ // b`) continues the run that line is in.
+            return frame
+                .run
+                .filter(|run| run.last == first)
+                .map(|run| Run { last, ..run });
+        }
         Some(match frame.run {
-            Some(run) if first <= run.last + 1 => Run {
-                first: run.first,
+            Some(run) if first <= run.last + 1 => Run { last, ..run },
+            _ => Run {
+                first,
+                first_col: frame.node.start_position().column,
                 last,
             },
-            _ => Run { first, last },
         })
     }
 
@@ -180,9 +190,10 @@ impl<'t> Walker<'_, 't> {
     fn add(&mut self, def: Def, node: Node<'t>, depth: usize) {
         let outer = &self.frames[depth.saturating_sub(def.outer_up)];
         let outer_row = outer.node.start_position().row;
-        let start = match outer.run {
-            Some(run) if outer_row <= run.last + 1 => run.first,
-            _ => outer_row,
+        let (start, start_col) = match (def.start_row, outer.run) {
+            (Some(row), _) if row > outer_row => (row, 0),
+            (_, Some(run)) if outer_row <= run.last + 1 => (run.first, run.first_col),
+            _ => (outer_row, outer.node.start_position().column),
         };
         let end = last_row(outer.node).max(last_row(node));
         let (parent, prefix) = match self.open.last() {
@@ -212,16 +223,27 @@ impl<'t> Walker<'_, 't> {
             None => qualified_name.clone(),
         };
         let line = |row: usize| (self.first_row + row) as u64 + 1;
-        let symbol = Symbol {
+        let mut symbol = Symbol {
             name: def.name,
             qualified_name,
             kind,
             start_line: line(start),
+            start_col: start_col as u64,
             def_line: line(def.name_row),
             end_line: line(end),
             depth: self.open.len() as u32,
             parent,
         };
+        // The overload signatures right above a definition of the same name are its
+        // lines (SPEC §15 "More symbols").
+        if let Some(overload) = self.out.take_overload(|last| {
+            last.parent == symbol.parent
+                && last.kind == symbol.kind
+                && last.qualified_name == symbol.qualified_name
+        }) {
+            symbol.start_line = overload.start_line;
+            symbol.start_col = overload.start_col;
+        }
         let index = match self.out.push(symbol) {
             Ok(index) => index,
             Err(error) => {
@@ -229,6 +251,7 @@ impl<'t> Walker<'_, 't> {
                 return;
             }
         };
+        self.out.last_is_overload = def.overload;
         self.open.push((index, scope));
         if let Some(frame) = self.frames.last_mut() {
             frame.opens = true;

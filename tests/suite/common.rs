@@ -46,7 +46,10 @@ impl Workspace {
         cmd.current_dir(self.dir.path())
             .env_remove("NO_COLOR")
             .env_remove("AGENTREAD_ROOT")
-            .env_remove("CLICOLOR_FORCE");
+            .env_remove("CLICOLOR_FORCE")
+            // The outline cache is tested on its own (structure_answers.rs), in a
+            // directory of its own, and kept out of the home directory here.
+            .env("AGENTREAD_NO_CACHE", "1");
         cmd
     }
 

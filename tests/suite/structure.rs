@@ -297,10 +297,10 @@ fn a_directorys_outline_maps_its_source_files() {
 #[test]
 fn a_map_in_json_names_the_files_on_its_page() {
     let ws = tree();
-    let v = ws.json(&["src", "--outline", "-s", "7", "-n", "2"]);
+    let v = ws.json(&["src", "--outline", "-s", "7", "-n", "3"]);
     assert_eq!(v["data"]["type"], "outline_map");
     assert_eq!(v["data"]["start_line"], 7);
-    assert_eq!(v["data"]["end_line"], 8);
+    assert_eq!(v["data"]["end_line"], 9);
     let files = v["data"]["files"].as_array().unwrap();
     let paths: Vec<&str> = files.iter().map(|f| f["path"].as_str().unwrap()).collect();
     assert_eq!(paths, ["src/lib.rs", "src/util/mod.rs"]);
@@ -308,7 +308,7 @@ fn a_map_in_json_names_the_files_on_its_page() {
     assert_eq!(files[1]["symbols"][0]["qualified_name"], "helper");
     assert_eq!(files[1]["symbols"][0]["depth"], 0);
     // XML: a <file> element per file, its symbols inside.
-    let out = ws.run(&["src", "--outline", "-s", "7", "-n", "2", "--format", "xml"]);
+    let out = ws.run(&["src", "--outline", "-s", "7", "-n", "3", "--format", "xml"]);
     let xml = stdout(&out);
     let doc = roxmltree::Document::parse(&xml).unwrap();
     let files: Vec<&str> = doc

@@ -26,6 +26,46 @@ pub(super) const SPEC: Spec = Spec {
 /// to find a function's name: far more than any real declaration has.
 const MAX_DECLARATOR_HOPS: usize = 32;
 
+/// Words that never name a function: statements, operators and specifiers that error
+/// recovery can leave where a declarator's name goes.
+const KEYWORDS: &[&str] = &[
+    "if",
+    "else",
+    "switch",
+    "case",
+    "default",
+    "while",
+    "for",
+    "do",
+    "return",
+    "goto",
+    "break",
+    "continue",
+    "sizeof",
+    "alignof",
+    "_Alignof",
+    "decltype",
+    "typeof",
+    "__typeof__",
+    "noexcept",
+    "throw",
+    "try",
+    "catch",
+    "new",
+    "delete",
+    "static_assert",
+    "_Static_assert",
+    "defined",
+    "asm",
+    "__asm__",
+    "__attribute__",
+    "__declspec",
+    "co_return",
+    "co_await",
+    "co_yield",
+    "requires",
+];
+
 fn classify(node: Node, cx: &Context) -> Option<Def> {
     match node.kind() {
         "function_definition" => function(node, cx),
@@ -77,7 +117,8 @@ fn aggregate(kind: &'static str, node: Node, cx: &Context) -> Option<Def> {
 fn function(node: Node, cx: &Context) -> Option<Def> {
     // The name is the innermost declarator, through every function declarator (a
     // function returning a function pointer has two) and `*`, `&`, `(…)` wrappers.
-    let mut name = node.child_by_field_name("declarator")?;
+    let declarator = node.child_by_field_name("declarator")?;
+    let mut name = past_macro(node, declarator, cx.src);
     let mut is_function = false;
     for _ in 0..MAX_DECLARATOR_HOPS {
         match name.kind() {
@@ -115,7 +156,9 @@ fn function(node: Node, cx: &Context) -> Option<Def> {
     } else {
         squash(text(name, cx.src))
     };
-    if !is_function {
+    // Error recovery can take a statement for a definition (`if (y) { … }` after a
+    // macro call without `;`): no function is named after a keyword.
+    if !is_function || KEYWORDS.contains(&text_name.as_str()) {
         return None;
     }
     let up = cx.wrapped_by(0, &["template_declaration"]);
@@ -133,5 +176,65 @@ fn function(node: Node, cx: &Context) -> Option<Def> {
     let mut def = Def::named(kind, name, cx.src)?.up(up);
     def.name = text_name;
     def.qualifier = qualifier.filter(|q| !q.is_empty());
+    def.start_row = below_macro_line(node, declarator);
     Some(def)
+}
+
+/// Whether a name is written as macros are: upper case, digits and `_`, a letter first.
+fn macro_like(name: &[u8]) -> bool {
+    name.first().is_some_and(u8::is_ascii_uppercase)
+        && name
+            .iter()
+            .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// The declarator that names a function whose declarator error recovery took from a
+/// macro after it (`void S::Bar() LOCKS_EXCLUDED(mu) {`: `S::Bar()` lands in an ERROR
+/// node, `LOCKS_EXCLUDED(mu)` in the declarator); else `declarator` itself.
+fn past_macro<'t>(node: Node<'t>, declarator: Node<'t>, src: &[u8]) -> Node<'t> {
+    let macro_call = declarator.kind() == "function_declarator"
+        && declarator
+            .child_by_field_name("declarator")
+            .is_some_and(|n| n.kind() == "identifier" && macro_like(text(n, src)));
+    if !macro_call {
+        return declarator;
+    }
+    let mut cursor = node.walk();
+    let mut found = None;
+    for child in node.children(&mut cursor) {
+        if child.id() == declarator.id() {
+            break;
+        }
+        if child.is_error() {
+            let mut inner = child.walk();
+            for part in child.named_children(&mut inner) {
+                if part.kind() == "function_declarator" {
+                    found = Some(part);
+                }
+            }
+        }
+    }
+    found.unwrap_or(declarator)
+}
+
+/// The row a definition's lines start on when its first line is a macro that error
+/// recovery took for its type (`TEST_END` alone on a line, then `static void` and the
+/// name): the first row after that line. None when the definition starts as written.
+fn below_macro_line(node: Node, declarator: Node) -> Option<usize> {
+    let first = node.child(0)?;
+    if !matches!(first.kind(), "type_identifier" | "macro_type_specifier") {
+        return None;
+    }
+    let mut cursor = node.walk();
+    let next = node.children(&mut cursor).nth(1)?;
+    // Alone on its line, and followed by more of a type than a name: a storage class, a
+    // qualifier, a type of its own or what recovery could not place.
+    let more_type = matches!(
+        next.kind(),
+        "storage_class_specifier" | "type_qualifier" | "primitive_type" | "ERROR"
+    ) || next.is_error();
+    (next.id() != declarator.id()
+        && more_type
+        && next.start_position().row > first.end_position().row)
+        .then(|| next.start_position().row)
 }

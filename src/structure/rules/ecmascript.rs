@@ -1,6 +1,9 @@
 //! JavaScript and TypeScript (and their JSX forms): functions, classes and their
 //! methods, functions and classes assigned to a declared name (`const f = () => …`),
-//! and TypeScript's interfaces, enums and namespaces.
+//! functions assigned to a property (`res.send = function …`, `Foo.prototype.bar = …`,
+//! `exports.x = …`), the methods of an object literal assigned to a declared name, and
+//! TypeScript's interfaces, enums, namespaces, ambient (`declare`) declarations and
+//! overload signatures (which belong to the implementation that follows them).
 
 use tree_sitter::Node;
 
@@ -25,6 +28,9 @@ pub(super) const SPEC: Spec = Spec {
         "module",
         "method_signature",
         "abstract_method_signature",
+        "function_signature",
+        "assignment_expression",
+        "pair",
     ],
     leading: &["comment", "decorator"],
 };
@@ -43,6 +49,15 @@ fn classify(node: Node, cx: &Context) -> Option<Def> {
         "internal_module" => module_name("namespace", node, cx)?,
         "module" => module_name("module", node, cx)?,
         "method_definition" if parent_is(cx, "class_body") => named("method", node, "name", cx)?,
+        "method_definition" | "pair" => return object_member(node, cx),
+        // `declare function f(…): T;`, or an overload: the definition of the same name
+        // right after it takes its lines in.
+        "function_signature" => {
+            let mut def = named("function", node, "name", cx)?;
+            def.overload = true;
+            def
+        }
+        "assignment_expression" => return property_function(node, cx),
         "abstract_method_signature" => named("method", node, "name", cx)?,
         // An interface's methods; in a class a signature is an overload, no definition.
         "method_signature" if parent_is(cx, "interface_body") => named("method", node, "name", cx)?,
@@ -73,7 +88,115 @@ fn module_name(kind: &'static str, node: Node, cx: &Context) -> Option<Def> {
         outer_up: 0,
         qualifier: None,
         scope: None,
+        overload: false,
+        start_row: None,
     })
+}
+
+/// How many member expressions deep an object path may be (`a.b.c.d`).
+const MAX_PATH_PARTS: usize = 16;
+
+/// An object path as written (`res`, `Foo.prototype`, `module.exports`): identifiers
+/// joined by `.`, nothing computed; None otherwise.
+fn object_path(node: Node, src: &[u8]) -> Option<String> {
+    let mut parts = Vec::new();
+    let mut at = node;
+    for _ in 0..MAX_PATH_PARTS {
+        match at.kind() {
+            "identifier" => {
+                parts.push(squash(text(at, src)));
+                parts.reverse();
+                return Some(parts.join("."));
+            }
+            "member_expression" => {
+                let property = at.child_by_field_name("property")?;
+                if property.kind() != "property_identifier" {
+                    return None;
+                }
+                parts.push(squash(text(property, src)));
+                at = at.child_by_field_name("object")?;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// `res.send = function send(…) {…}`, `Foo.prototype.bar = () => …`, `exports.x = …`:
+/// a function named by the property, qualified by the object path.
+fn property_function(node: Node, cx: &Context) -> Option<Def> {
+    let left = node.child_by_field_name("left")?;
+    if left.kind() != "member_expression" || !is_function_value(node.child_by_field_name("right")?)
+    {
+        return None;
+    }
+    let property = left.child_by_field_name("property")?;
+    if property.kind() != "property_identifier" {
+        return None;
+    }
+    let qualifier = object_path(left.child_by_field_name("object")?, cx.src)?;
+    let mut def = Def::named("function", property, cx.src)?;
+    def.qualifier = Some(qualifier);
+    // The statement's lines, with the comments above it.
+    if parent_is(cx, "expression_statement") {
+        def = def.up(1);
+    }
+    Some(def)
+}
+
+/// A method of an object literal assigned to a declared name (`const api = { get() {},
+/// post: function () {} }`), qualified by the name and the keys of the objects around it.
+fn object_member(node: Node, cx: &Context) -> Option<Def> {
+    // Locals of a function are not symbols.
+    if matches!(cx.enclosing, Some(("function" | "method", _))) {
+        return None;
+    }
+    let (name, kind) = match node.kind() {
+        "pair" if is_function_value(node.child_by_field_name("value")?) => {
+            (node.child_by_field_name("key")?, "method")
+        }
+        "method_definition" => (node.child_by_field_name("name")?, "method"),
+        _ => return None,
+    };
+    if !matches!(name.kind(), "property_identifier" | "identifier" | "string") {
+        return None;
+    }
+    let mut path = Vec::new();
+    let mut up = 1;
+    loop {
+        if cx.ancestor(up)?.kind() != "object" || path.len() >= MAX_PATH_PARTS {
+            return None;
+        }
+        let holder = cx.ancestor(up + 1)?;
+        match holder.kind() {
+            "pair" => {
+                let key = holder.child_by_field_name("key")?;
+                path.push(
+                    squash(text(key, cx.src))
+                        .trim_matches(['"', '\''])
+                        .to_string(),
+                );
+                up += 2;
+            }
+            "variable_declarator" => {
+                let declared = holder.child_by_field_name("name")?;
+                if declared.kind() != "identifier" {
+                    return None;
+                }
+                path.push(squash(text(declared, cx.src)));
+                break;
+            }
+            _ => return None,
+        }
+    }
+    path.reverse();
+    let mut def = Def::named(kind, name, cx.src)?;
+    def.name = def.name.trim_matches(['"', '\'']).to_string();
+    if def.name.is_empty() {
+        return None;
+    }
+    def.qualifier = Some(path.join("."));
+    Some(def)
 }
 
 /// Whether a value node defines a function (as opposed to calling one or being data).

@@ -1,6 +1,6 @@
 //! Rust: modules, structs, unions, enums, traits (as interfaces), impl blocks named by
-//! their header, functions (foreign ones in `extern` blocks too), and the methods of
-//! impls and traits.
+//! their header, functions (foreign ones in `extern` blocks too), the methods of
+//! impls and traits, and `macro_rules!` macros.
 
 use tree_sitter::Node;
 
@@ -19,6 +19,7 @@ pub(super) const SPEC: Spec = Spec {
         "impl_item",
         "function_item",
         "function_signature_item",
+        "macro_definition",
     ],
     leading: &["line_comment", "block_comment", "attribute_item"],
 };
@@ -35,6 +36,8 @@ fn classify(node: Node, cx: &Context) -> Option<Def> {
         // `extern` block (the item Rust code calls, so worth finding by name).
         "function_signature_item" => named("function", node, "name", cx),
         "impl_item" => impl_block(node, cx),
+        // `macro_rules! name`: called by name like a function, so worth finding.
+        "macro_definition" => named("macro", node, "name", cx),
         _ => None,
     }
 }
@@ -73,5 +76,7 @@ fn impl_block(node: Node, cx: &Context) -> Option<Def> {
         outer_up: 0,
         qualifier: None,
         scope: Some(scope),
+        overload: false,
+        start_row: None,
     })
 }

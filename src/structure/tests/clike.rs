@@ -108,3 +108,101 @@ fn cpp_classes_namespaces_and_methods() {
         ],
     );
 }
+
+#[test]
+fn macros_do_not_make_or_break_definitions() {
+    // A macro call without `;` makes recovery take `if (y) { … }` for a definition:
+    // no symbol is named after a keyword, and `f` keeps its lines.
+    check(
+        Language::C,
+        "\nvoid f(void) {\n  CHECK(x)\n  if (y) { g(); }\n  FOR_EACH(i)\n  while (z) { h(); }\n}\n",
+        &[("f", "function", 1, 1, 6, 0)],
+    );
+    // A macro line without `;` does not join the definition below it.
+    check(
+        Language::C,
+        "\nTEST_END\n\nstatic void\nb(void){}\n",
+        &[("b", "function", 3, 4, 4, 0)],
+    );
+    check(
+        Language::C,
+        "\nDECLARE_THING(x)\nstatic int\nc(void){ return 0; }\n",
+        &[("c", "function", 2, 3, 3, 0)],
+    );
+    // A return type alone on its line is no macro line.
+    check(
+        Language::C,
+        "\nsize_t\nd(void){ return 0; }\n",
+        &[("d", "function", 1, 2, 2, 0)],
+    );
+    // A macro in the declarator: the name is the function's.
+    check(
+        Language::Cpp,
+        "\nvoid S::Bar() LOCKS_EXCLUDED(mu) {\n  x();\n}\n",
+        &[("S::Bar", "method", 1, 1, 3, 0)],
+    );
+}
+
+#[test]
+fn macros_the_grammar_cannot_know_are_read_past() {
+    // libstdc++'s: a namespace with a visibility macro, a version macro alone on a
+    // line, an inline macro before the type.
+    check(
+        Language::Cpp,
+        "\nnamespace std _GLIBCXX_VISIBILITY(default)\n{\n_GLIBCXX_BEGIN_NAMESPACE_VERSION\n\n  /// Base.\n  class codecvt_base\n  {\n  public:\n    _GLIBCXX_ALWAYS_INLINE void\n    clear() noexcept\n    { }\n  };\n\n_GLIBCXX_END_NAMESPACE_VERSION\n}\n",
+        &[
+            ("std", "namespace", 1, 1, 15, 0),
+            ("std::codecvt_base", "class", 5, 6, 12, 1),
+            ("std::codecvt_base::clear", "method", 9, 10, 11, 2),
+        ],
+    );
+    // An export macro between `class` and the name; a macro after the parameters.
+    check(
+        Language::Cpp,
+        "\nclass Q_CORE_EXPORT QObject {\n  Q_OBJECT\npublic:\n  int f() const Q_DECL_NOTHROW { return 1; }\n};\n",
+        &[
+            ("QObject", "class", 1, 1, 5, 0),
+            ("QObject::f", "method", 4, 4, 4, 1),
+        ],
+    );
+    // What is no macro use stays: a type in capitals before its name, an enumerator
+    // alone on its line, a statement's continuation.
+    check(
+        Language::C,
+        "\nBOOL IsOk(void) { return 1; }\nenum e {\n  A,\n  LAST\n};\nint g(void) {\n  return x +\n    MAX;\n}\n",
+        &[
+            ("IsOk", "function", 1, 1, 1, 0),
+            ("e", "enum", 2, 2, 5, 0),
+            ("g", "function", 6, 6, 9, 0),
+        ],
+    );
+}
+
+#[test]
+fn a_split_if_is_read_by_its_first_branch() {
+    check(
+        Language::C,
+        "\n#ifdef A\nint f(int a) {\n#else\nint f(long a) {\n#endif\n  return 0;\n}\n\nint g(void) { return 1; }\n\n#ifdef B\nint h(void) { return 2; }\n#else\nint h(void) { return 3; }\n#endif\n",
+        &[
+            ("f", "function", 2, 2, 7, 0),
+            ("g", "function", 9, 9, 9, 0),
+            // A whole definition in each branch: both are read.
+            ("h", "function", 12, 12, 12, 0),
+            ("h", "function", 14, 14, 14, 0),
+        ],
+    );
+}
+
+#[test]
+fn a_macro_on_the_lines_after_the_parameters_is_read_past() {
+    check(
+        Language::Cpp,
+        "\nnamespace std {\n  template<typename _Tp>\n    void\n    swap(_Tp& __a, _Tp& __b)\n    _GLIBCXX_NOEXCEPT_IF(__and_<A<_Tp>,\n\t\t\t\tB<_Tp>>::value)\n    {\n    }\n\n  struct S {\n    void f() const\n    NOEXCEPT\n    { }\n  };\n}\n",
+        &[
+            ("std", "namespace", 1, 1, 15, 0),
+            ("std::swap", "function", 2, 4, 8, 1),
+            ("std::S", "struct", 10, 10, 14, 1),
+            ("std::S::f", "method", 11, 11, 13, 2),
+        ],
+    );
+}

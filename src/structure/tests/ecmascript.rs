@@ -76,11 +76,14 @@ fn typescript() {
         ("A.B", "namespace", 20, 20, 22, 0),
         ("A.B.f", "function", 21, 21, 21, 1),
         ("foo", "module", 23, 23, 25, 0),
+        ("foo.g", "function", 24, 24, 24, 1),
         ("C", "class", 26, 26, 26, 0),
         ("C.m", "method", 26, 26, 26, 1),
+        ("o.method", "method", 27, 27, 27, 0),
         ("Base", "class", 28, 28, 28, 0),
         ("Base.run", "method", 28, 28, 28, 1),
-        ("overloaded", "function", 30, 30, 30, 0),
+        // An overload signature belongs to the implementation after it.
+        ("overloaded", "function", 29, 30, 30, 0),
     ];
     check(Language::TypeScript, TYPESCRIPT, &expected);
     // TSX is TypeScript's grammar with JSX: the same file gives the same outline.

@@ -67,10 +67,13 @@ fn end_and_brackets_close_a_block_only_at_the_headers_depth() {
 }
 
 #[test]
-fn top_level_lines_without_a_header_are_one_run() {
-    // No shallower line above: the run of lines at least as deep, i.e. all of them.
+fn top_level_lines_without_a_header_are_their_paragraph() {
+    // No shallower line above: not a block but the paragraph (non-blank lines) around N.
     assert_eq!(block("a\nb\nc\n", 2), (1, 3));
-    assert_eq!(block(BRACES, 9), (1, 9));
+    assert_eq!(block(BRACES, 9), (7, 9));
+    assert_eq!(block("a\nb\n\nc\nd\n\ne\n", 5), (4, 5));
+    // A blank N: the next non-blank line's paragraph.
+    assert_eq!(block("a\n\nc\nd\n", 2), (3, 4));
 }
 
 #[test]

@@ -95,3 +95,38 @@ fn names_and_separators() {
     assert_eq!(Language::Go.separator(), ".");
     assert!(KNOWN_LANGUAGES.contains("C++"));
 }
+
+#[test]
+fn a_header_is_cpp_when_it_holds_cpp() {
+    let h = |text: &str| Language::detect("x.h", text.as_bytes());
+    for cpp in [
+        "namespace n {}",
+        "template <typename T> T f();",
+        "template<class T> struct S;",
+        "class C {\n};",
+        "struct S {\npublic:\n int x;\n};",
+        "int a = b::c;",
+    ] {
+        assert_eq!(h(cpp), Some(Language::Cpp), "{cpp}");
+    }
+    for c in [
+        "int f(void);",
+        "/* namespace n { class C { public: a::b */ int x;",
+        "// template <typename T>\nint y;",
+        "const char *s = \"a::b namespace\";",
+        "char c = ':';",
+        "class_t *p; int classy;",
+        "label: x = 1;",
+    ] {
+        assert_eq!(h(c), Some(Language::C), "{c}");
+    }
+    // Only a `.h` file is looked into.
+    assert_eq!(
+        Language::detect("x.c", b"namespace n {}"),
+        Some(Language::C)
+    );
+    // Past the first 64 KiB nothing counts.
+    let mut late = " ".repeat(64 << 10);
+    late.push_str("namespace n {}");
+    assert_eq!(h(&late), Some(Language::C));
+}

@@ -199,3 +199,41 @@ fn the_budget_is_kept() {
         started.elapsed()
     );
 }
+
+#[test]
+fn macro_blanking_stays_linear_on_hostile_lines() {
+    // One 4 MiB line of `) A(((…` and 2 MiB of lone macro lines between comments, and
+    // nested `#if` groups that split braces: each is read in well under the budget.
+    let open = ") A((((((((".repeat(400_000);
+    let lines = "A\n//\nB(x)\n".repeat(200_000);
+    let groups = "#if X\n{\n#else\n}\n#endif\n".repeat(100_000);
+    let comments = format!("f(x)\n{}", "// c\n".repeat(1_000_000));
+    for source in [open, lines, groups, comments] {
+        let started = Instant::now();
+        let blanked = super::super::macros::blanked(source.as_bytes());
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        // Every line end stays where it was.
+        if let Some(blanked) = blanked {
+            assert_eq!(blanked.len(), source.len());
+            assert!(
+                blanked
+                    .iter()
+                    .zip(source.as_bytes())
+                    .all(|(a, b)| (*a == b'\n') == (*b == b'\n'))
+            );
+        }
+    }
+    // The parse of what is left still keeps its budget.
+    let started = Instant::now();
+    let source = ") A((((((((".repeat(400_000);
+    let _ = outline(Language::Cpp, source.as_bytes(), Duration::from_millis(200));
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+}

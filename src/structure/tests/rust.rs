@@ -64,7 +64,7 @@ unsafe impl Send for &'static mut Window<u8> {}
     windows,
 ))]
 fn multi_line_attribute() {}
-macro_rules! not_listed { () => {} }
+macro_rules! square { () => {} }
 "#;
 
 #[test]
@@ -106,6 +106,7 @@ fn items_impls_traits_and_their_lines() {
                 0,
             ),
             ("multi_line_attribute", "function", 55, 59, 59, 0),
+            ("square", "macro", 60, 60, 60, 0),
         ],
     );
 }
@@ -149,4 +150,18 @@ fn empty_and_broken_files() {
     // Error recovery still finds the function after the broken item.
     let broken = symbols(Language::Rust, "fn broken( {\n\nfn fine() {}\n");
     assert!(broken.iter().any(|s| s.name == "fine"), "{broken:?}");
+}
+
+#[test]
+fn a_comment_after_an_attribute_or_a_comment_leads_too() {
+    check(
+        Language::Rust,
+        "\n/// Doc.\n#[inline] // why\nfn f() {}\n\n/* a */ // b\nfn g() {}\n\nfn h() {} // trailing\nfn i() {}\n",
+        &[
+            ("f", "function", 1, 3, 3, 0),
+            ("g", "function", 5, 6, 6, 0),
+            ("h", "function", 8, 8, 8, 0),
+            ("i", "function", 9, 9, 9, 0),
+        ],
+    );
 }

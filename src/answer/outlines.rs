@@ -1,0 +1,313 @@
+//! Parsed outlines kept by the BLAKE3 of the file's bytes, with agentread's build and
+//! the language (SPEC §15 "A map costs one parse per file, ever"): in the MCP server's
+//! memory (least recently used first out, at most 64 MiB), and for the command line in
+//! `$XDG_CACHE_HOME/agentread/` (else `~/.cache/agentread/`; created 0700; at most
+//! 256 MiB, oldest dropped first; written atomically; an unreadable or foreign entry is
+//! ignored and replaced). A cached outline is the same answer as a fresh one: only
+//! outlines that parsed are kept, and their symbols are written whole.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::args::request::{Mode, Request};
+use crate::structure::{self, Language, OutlineError, Symbol};
+
+/// The MCP server's outlines, at most this many bytes (as [`weight`] counts them).
+const MEMORY_BYTES: u64 = 64 << 20;
+/// The command line's cache directory, at most this many bytes of entries.
+const DISK_BYTES: u64 = 256 << 20;
+/// What the first line of an entry says: the format, which a change of it renews.
+const MAGIC: &str = "agentread-outline 1";
+
+/// The outline of `bytes`, a `language` file, parsed within `budget`, or as kept.
+pub fn outline(
+    request: &Request,
+    language: Language,
+    bytes: &[u8],
+    budget: Duration,
+) -> Result<Arc<Vec<Symbol>>, OutlineError> {
+    if !request.settings.cache {
+        return structure::outline(language, bytes, budget).map(Arc::new);
+    }
+    let key = key(language, bytes);
+    match request.mode {
+        Mode::Mcp => {
+            if let Some(symbols) = memory().get(&key) {
+                return Ok(symbols);
+            }
+            let symbols = Arc::new(structure::outline(language, bytes, budget)?);
+            memory().put(key, Arc::clone(&symbols));
+            Ok(symbols)
+        }
+        Mode::CommandLine { .. } | Mode::Call => {
+            let Some(dir) = directory() else {
+                return structure::outline(language, bytes, budget).map(Arc::new);
+            };
+            let file = dir.join(&key);
+            if let Some(symbols) = read_entry(&file, &key) {
+                return Ok(Arc::new(symbols));
+            }
+            let symbols = structure::outline(language, bytes, budget)?;
+            // A cache that cannot be written is no cache: the answer stands.
+            let _ = write_entry(&dir, &key, &symbols);
+            Ok(Arc::new(symbols))
+        }
+    }
+}
+
+/// The entry's name: the BLAKE3 of this build, the language and the file's bytes.
+fn key(language: Language, bytes: &[u8]) -> String {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(build().as_bytes());
+    hasher.update(format!("\0{language:?}\0").as_bytes());
+    hasher.update(bytes);
+    hasher.finalize().to_hex().to_string()
+}
+
+/// What tells this build from another: the version, and the executable's size and time
+/// (a rebuild with other rules is another build).
+fn build() -> &'static str {
+    static BUILD: OnceLock<String> = OnceLock::new();
+    BUILD.get_or_init(|| {
+        let exe = std::env::current_exe()
+            .and_then(fs::metadata)
+            .map(|m| {
+                use std::os::unix::fs::MetadataExt;
+                format!("{}.{}.{}", m.len(), m.mtime(), m.mtime_nsec())
+            })
+            .unwrap_or_default();
+        format!("{MAGIC} {} {exe}", env!("CARGO_PKG_VERSION"))
+    })
+}
+
+/// The memory cache: entries by key, each with its weight and when it was last used.
+#[derive(Default)]
+struct Memory {
+    entries: HashMap<String, (Arc<Vec<Symbol>>, u64, u64)>,
+    bytes: u64,
+    clock: u64,
+}
+
+/// The process's memory cache, locked.
+fn memory() -> std::sync::MutexGuard<'static, Memory> {
+    static MEMORY: OnceLock<Mutex<Memory>> = OnceLock::new();
+    let lock = MEMORY.get_or_init(Mutex::default);
+    // A thread that panicked holding it left whole entries: the map is still sound.
+    lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Memory {
+    fn get(&mut self, key: &str) -> Option<Arc<Vec<Symbol>>> {
+        self.clock += 1;
+        let clock = self.clock;
+        let entry = self.entries.get_mut(key)?;
+        entry.2 = clock;
+        Some(Arc::clone(&entry.0))
+    }
+
+    fn put(&mut self, key: String, symbols: Arc<Vec<Symbol>>) {
+        let weight = weight(&symbols);
+        if weight > MEMORY_BYTES {
+            return;
+        }
+        self.clock += 1;
+        self.bytes += weight;
+        if let Some((_, old, _)) = self.entries.insert(key, (symbols, weight, self.clock)) {
+            self.bytes -= old;
+        }
+        while self.bytes > MEMORY_BYTES {
+            let Some(oldest) = self
+                .entries
+                .iter()
+                .min_by_key(|(_, (_, _, used))| *used)
+                .map(|(key, _)| key.clone())
+            else {
+                break;
+            };
+            if let Some((_, weight, _)) = self.entries.remove(&oldest) {
+                self.bytes -= weight;
+            }
+        }
+    }
+}
+
+/// The bytes an outline holds in memory, about.
+fn weight(symbols: &[Symbol]) -> u64 {
+    symbols
+        .iter()
+        .map(|s| (std::mem::size_of::<Symbol>() + s.name.len() + s.qualified_name.len()) as u64)
+        .sum::<u64>()
+        + 64
+}
+
+/// The cache directory, created 0700 if need be; None when there is no home for it.
+fn directory() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute())
+                .map(|home| home.join(".cache"))
+        })?;
+    let dir = base.join("agentread");
+    if !dir.is_dir() {
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)
+            .ok()?;
+    }
+    Some(dir)
+}
+
+/// The symbols an entry holds, when it is whole and this build's for `key`.
+fn read_entry(file: &Path, key: &str) -> Option<Vec<Symbol>> {
+    let text = fs::read_to_string(file).ok()?;
+    let mut lines = text.splitn(3, '\n');
+    if lines.next()? != build() || lines.next()? != key {
+        return None;
+    }
+    let Value::Array(rows) = serde_json::from_str(lines.next()?).ok()? else {
+        return None;
+    };
+    let count = rows.len();
+    let mut symbols = Vec::with_capacity(count);
+    for row in rows {
+        let Value::Array(row) = row else { return None };
+        let [
+            name,
+            qualified_name,
+            kind,
+            start,
+            col,
+            def,
+            end,
+            depth,
+            parent,
+        ] = &row[..]
+        else {
+            return None;
+        };
+        let number = |v: &Value| v.as_u64();
+        let parent = match parent {
+            Value::Null => None,
+            v => Some(
+                usize::try_from(number(v)?)
+                    .ok()
+                    .filter(|&p| p < symbols.len())?,
+            ),
+        };
+        symbols.push(Symbol {
+            name: name.as_str()?.to_string(),
+            qualified_name: qualified_name.as_str()?.to_string(),
+            kind: structure::kind_named(kind.as_str()?)?,
+            start_line: number(start)?,
+            start_col: number(col)?,
+            def_line: number(def)?,
+            end_line: number(end)?,
+            depth: u32::try_from(number(depth)?).ok()?,
+            parent,
+        });
+    }
+    Some(symbols)
+}
+
+/// Writes an entry through a temporary file renamed into place, then keeps the
+/// directory within its bound.
+fn write_entry(dir: &Path, key: &str, symbols: &[Symbol]) -> std::io::Result<()> {
+    let rows: Vec<Value> = symbols
+        .iter()
+        .map(|s| {
+            serde_json::json!([
+                s.name,
+                s.qualified_name,
+                s.kind,
+                s.start_line,
+                s.start_col,
+                s.def_line,
+                s.end_line,
+                s.depth,
+                s.parent
+            ])
+        })
+        .collect();
+    let body = format!("{}\n{key}\n{}", build(), Value::Array(rows));
+    let temporary = dir.join(format!(".{key}.{}.tmp", std::process::id()));
+    let mut out = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&temporary)?;
+    let written = out
+        .write_all(body.as_bytes())
+        .and_then(|()| fs::rename(&temporary, dir.join(key)));
+    if written.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    written?;
+    keep_within(dir, body.len() as u64);
+    Ok(())
+}
+
+/// Drops the oldest entries while the directory holds more than [`DISK_BYTES`]. The
+/// directory is measured once per process; later writes add to that.
+fn keep_within(dir: &Path, added: u64) {
+    static MEASURED: AtomicU64 = AtomicU64::new(u64::MAX);
+    let known = MEASURED.load(Ordering::Relaxed);
+    let total = match known {
+        u64::MAX => size_of_dir(dir),
+        known => known + added,
+    };
+    if total <= DISK_BYTES {
+        MEASURED.store(total, Ordering::Relaxed);
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let mut files: Vec<(std::time::SystemTime, u64, PathBuf)> = entries
+        .flatten()
+        .filter_map(|e| {
+            let meta = e.metadata().ok()?;
+            if !meta.is_file() {
+                return None;
+            }
+            Some((meta.modified().ok()?, meta.len(), e.path()))
+        })
+        .collect();
+    files.sort();
+    let mut total: u64 = files.iter().map(|f| f.1).sum();
+    for (_, len, path) in files {
+        if total <= DISK_BYTES {
+            break;
+        }
+        if fs::remove_file(&path).is_ok() {
+            total -= len;
+        }
+    }
+    MEASURED.store(total, Ordering::Relaxed);
+}
+
+/// The bytes of the directory's files.
+fn size_of_dir(dir: &Path) -> u64 {
+    fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter_map(|e| e.metadata().ok())
+                .filter(|m| m.is_file())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
+}

@@ -1,0 +1,36 @@
+//! The parse budget, counted in CPU time of the thread that parses (SPEC §15 "Bounds":
+//! machine load never changes an answer), not in wall time.
+
+use std::time::Duration;
+
+use rustix::time::{ClockId, clock_gettime};
+
+/// When a parse gives up: a point in the parsing thread's CPU time.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Deadline {
+    at: Duration,
+}
+
+/// The CPU time the calling thread has used so far.
+fn thread_cpu_time() -> Duration {
+    let now = clock_gettime(ClockId::ThreadCPUTime);
+    Duration::new(
+        u64::try_from(now.tv_sec).unwrap_or(0),
+        u32::try_from(now.tv_nsec).unwrap_or(0),
+    )
+}
+
+impl Deadline {
+    /// `budget` of CPU time from now, on the calling thread (a budget too large to add
+    /// is no limit at all).
+    pub fn after(budget: Duration) -> Deadline {
+        Deadline {
+            at: thread_cpu_time().saturating_add(budget),
+        }
+    }
+
+    /// Whether the calling thread has used up the budget.
+    pub fn passed(&self) -> bool {
+        thread_cpu_time() >= self.at
+    }
+}

@@ -1,0 +1,401 @@
+//! C and C++ macros that tree-sitter cannot know: a grammar without a preprocessor
+//! reads `_GLIBCXX_BEGIN_NAMESPACE_VERSION` alone on a line, `namespace std
+//! _GLIBCXX_VISIBILITY(default) {`, `void S::Bar() LOCKS_EXCLUDED(mu) {` or `class
+//! Q_CORE_EXPORT QObject` as broken code, and its recovery loses the definitions around
+//! them. Before parsing, such macro uses are replaced by spaces (as ctags ignores them),
+//! so that every byte and line keeps its place and names are read as written.
+//!
+//! Only uses written as macros are (upper case, digits and `_`) and placed where no C or
+//! C++ code could be are blanked:
+//! - a line that holds only `NAME` or `NAME(…)`, after a line that ends a statement, a
+//!   block or a label (or a preprocessor line or nothing), and before a line that starts
+//!   a declaration;
+//! - `NAME(…)` or `NAME` after a parameter list's `)` (and `const`, `override`, `final`,
+//!   `noexcept`) or after `namespace name`, with nothing but `{`, `;` or a comment after;
+//! - `NAME` between `class`, `struct` or `union` and the type's own name;
+//! - an `#if` whose first branch leaves a brace or parenthesis open: its other
+//!   branches (read the first, as ctags does);
+//! - `NAME` at the start of a declaration (after `static`, `inline`, …) when a type
+//!   word follows that is not the declared name (`_GLIBCXX_ALWAYS_INLINE void`).
+
+/// Whether `word` is written as a macro: upper case, digits and `_`, with a letter, and
+/// not a lone letter (`T`).
+fn macro_like(word: &[u8]) -> bool {
+    word.len() >= 2
+        && word.iter().any(u8::is_ascii_uppercase)
+        && word
+            .iter()
+            .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        && !word[0].is_ascii_digit()
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The end of the word that starts at `at`.
+fn word_end(line: &[u8], at: usize) -> usize {
+    line[at..]
+        .iter()
+        .position(|&b| !is_word_byte(b))
+        .map_or(line.len(), |n| at + n)
+}
+
+/// A macro's arguments are looked for this far, at most: a use is short, and a long
+/// line of open parentheses must not cost a scan to its end for each.
+const MAX_ARGUMENT_BYTES: usize = 1024;
+
+/// The end (after the `)`) of the balanced parentheses that open at `at`, on the line.
+fn parens_end(line: &[u8], at: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let stop = line.len().min(at.saturating_add(MAX_ARGUMENT_BYTES));
+    for (i, &b) in line[..stop].iter().enumerate().skip(at) {
+        match b {
+            b'(' => depth += 1,
+            b')' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            b'"' | b'\'' | b';' | b'{' | b'}' => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+fn skip_space(line: &[u8], mut at: usize) -> usize {
+    while at < line.len() && line[at].is_ascii_whitespace() {
+        at += 1;
+    }
+    at
+}
+
+/// The source with its C and C++ macro uses blanked, or None when it has none.
+pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
+    let mut lines: Vec<(usize, usize)> = Vec::new();
+    let mut start = 0;
+    for (i, &b) in source.iter().enumerate() {
+        if b == b'\n' {
+            lines.push((start, i));
+            start = i + 1;
+        }
+    }
+    if start < source.len() {
+        lines.push((start, source.len()));
+    }
+    let text = |index: usize| {
+        let (s, e) = lines[index];
+        source[s..e].trim_ascii()
+    };
+    // Comment and blank lines say nothing of what a macro line stands between.
+    let significant = |index: usize| {
+        let t = text(index);
+        !(t.is_empty() || t.starts_with(b"//") || t.starts_with(b"/*") || t.starts_with(b"*"))
+    };
+    let mut out: Option<Vec<u8>> = None;
+    let blank = |from: usize, to: usize, out: &mut Option<Vec<u8>>| {
+        let buffer = out.get_or_insert_with(|| source.to_vec());
+        // Line ends stay, so that every line keeps its number.
+        for byte in &mut buffer[from..to] {
+            if *byte != b'\n' {
+                *byte = b' ';
+            }
+        }
+    };
+    for (from, to) in split_branches(source, &lines) {
+        blank(from, to, &mut out);
+    }
+    // The last significant line before the current one, kept as the loop goes (a
+    // search back from each line would be quadratic over a run of comment lines).
+    let mut last_significant: Option<usize> = None;
+    for index in 0..lines.len() {
+        let previous = last_significant;
+        if significant(index) {
+            last_significant = Some(index);
+        }
+        let (line_start, line_end) = lines[index];
+        let line = &source[line_start..line_end];
+        let trimmed = line.trim_ascii();
+        if trimmed.is_empty() || trimmed[0] == b'#' {
+            continue;
+        }
+        let offset = line_start + (trimmed.as_ptr() as usize - line.as_ptr() as usize);
+        // A macro that opens the line after a parameter list (`swap(a, b)` then
+        // `_GLIBCXX_NOEXCEPT_IF(…)` on lines of its own, then `{`).
+        let after_parameters = previous.is_some_and(|i| {
+            let t = text(i);
+            t.ends_with(b")")
+                || AFTER_PARAMETERS.iter().any(|w| {
+                    t.ends_with(w) && t.len() > w.len() && !is_word_byte(t[t.len() - w.len() - 1])
+                })
+        });
+        if after_parameters && let Some(end) = trailing_macro(source, offset) {
+            blank(offset, end, &mut out);
+            continue;
+        }
+        // A line that is a macro use and nothing else.
+        if let Some(extent) = lone_macro(trimmed) {
+            let continues = previous.is_some_and(|i| {
+                let t = text(i);
+                t.ends_with(b"\\")
+                    || !(t.starts_with(b"#")
+                        || t.ends_with(b"*/")
+                        || matches!(t.last(), Some(b'{' | b'}' | b';' | b':')))
+            });
+            let next_ok = (index + 1..lines.len())
+                .find(|&i| significant(i))
+                .is_none_or(|i| {
+                    text(i)
+                        .first()
+                        .is_some_and(|&b| is_word_byte(b) || matches!(b, b'#' | b'}' | b'~' | b'['))
+                });
+            if !continues && next_ok {
+                blank(offset, offset + extent, &mut out);
+                continue;
+            }
+        }
+        for (from, to) in inline_macros(line) {
+            blank(line_start + from, line_start + to, &mut out);
+        }
+    }
+    out
+}
+
+/// The end of `NAME` or `NAME(…)` (its arguments may run over lines) that starts at
+/// `at` in `source`, when what follows it begins a body or ends a declaration (`{`, `;`,
+/// `:`, `=`, `->`).
+fn trailing_macro(source: &[u8], at: usize) -> Option<usize> {
+    let end = word_end(source, at);
+    if !macro_like(&source[at..end]) {
+        return None;
+    }
+    let mut close = end;
+    let open = skip_space(source, end);
+    if source.get(open) == Some(&b'(') {
+        let mut depth = 0usize;
+        let stop = source.len().min(open.saturating_add(MAX_ARGUMENT_BYTES));
+        close = 0;
+        for (i, &b) in source[..stop].iter().enumerate().skip(open) {
+            match b {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = i + 1;
+                        break;
+                    }
+                }
+                b';' | b'{' | b'}' | b'"' => return None,
+                _ => {}
+            }
+        }
+        if close == 0 {
+            return None;
+        }
+    }
+    let next = skip_space(source, close);
+    match source.get(next) {
+        Some(b'{' | b';' | b':' | b'=') => Some(close),
+        Some(b'-') if source.get(next + 1) == Some(&b'>') => Some(close),
+        _ => None,
+    }
+}
+
+/// The length of `NAME` or `NAME(…)` when that is all of `trimmed`.
+fn lone_macro(trimmed: &[u8]) -> Option<usize> {
+    let end = word_end(trimmed, 0);
+    if !macro_like(&trimmed[..end]) {
+        return None;
+    }
+    let end = match trimmed.get(end) {
+        None => end,
+        Some(b'(') => parens_end(trimmed, end)?,
+        Some(_) => return None,
+    };
+    (end == trimmed.len()).then_some(end)
+}
+
+/// Words that may stand between a parameter list's `)` and a trailing macro.
+const AFTER_PARAMETERS: &[&[u8]] = &[b"const", b"override", b"final", b"noexcept", b"volatile"];
+
+/// Words that may come before a macro at the start of a declaration.
+const SPECIFIERS: &[&[u8]] = &[
+    b"static",
+    b"inline",
+    b"constexpr",
+    b"extern",
+    b"virtual",
+    b"explicit",
+    b"friend",
+];
+
+/// The byte ranges of the line's macro uses in a declarator or a type's head.
+fn inline_macros(line: &[u8]) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    // The words and the last punctuation seen before `at`, for context.
+    let mut previous_words: Vec<&[u8]> = Vec::new();
+    let mut last_punct: Option<u8> = None;
+    while at < line.len() {
+        let b = line[at];
+        if b == b'/' && matches!(line.get(at + 1), Some(b'/' | b'*')) {
+            break;
+        }
+        if b == b'"' || b == b'\'' {
+            break;
+        }
+        if !is_word_byte(b) {
+            if !b.is_ascii_whitespace() {
+                last_punct = Some(b);
+                previous_words.clear();
+            }
+            at += 1;
+            continue;
+        }
+        let end = word_end(line, at);
+        let word = &line[at..end];
+        if macro_like(word) && !b.is_ascii_digit() {
+            let after = skip_space(line, end);
+            // `) [const …] NAME(…) {` or `namespace name NAME(…) {`.
+            let after_parameters = last_punct == Some(b')')
+                && previous_words.iter().all(|w| AFTER_PARAMETERS.contains(w));
+            let after_namespace = previous_words.len() == 2 && previous_words[0] == b"namespace";
+            if after_parameters || after_namespace {
+                // With its arguments or without.
+                let close = match line.get(after) {
+                    Some(b'(') => parens_end(line, after),
+                    _ => Some(end),
+                };
+                if let Some(close) = close {
+                    let rest = line[close..].trim_ascii();
+                    if rest.is_empty()
+                        || rest.starts_with(b"{")
+                        || rest.starts_with(b";")
+                        || rest.starts_with(b"//")
+                        || rest.starts_with(b"/*")
+                    {
+                        found.push((at, close));
+                        at = close;
+                        continue;
+                    }
+                }
+            }
+            // `NAME void` at the start of a declaration (`_GLIBCXX_ALWAYS_INLINE void`,
+            // `static EXPORT int f()`): a type word follows that is not itself the name.
+            if last_punct.is_none()
+                && previous_words.iter().all(|w| SPECIFIERS.contains(w))
+                && line.get(after).is_some_and(|&c| is_word_byte(c))
+            {
+                let next_end = word_end(line, after);
+                let beyond = skip_space(line, next_end);
+                let followed = line.get(beyond).is_none_or(|&c| is_word_byte(c))
+                    && !matches!(line.get(next_end), Some(b'('));
+                if followed && next_end > after {
+                    found.push((at, end));
+                    at = end;
+                    continue;
+                }
+            }
+            // `class NAME Type`: the type's own name follows.
+            if previous_words.len() == 1
+                && matches!(previous_words[0], b"class" | b"struct" | b"union")
+                && line.get(after).is_some_and(|&c| is_word_byte(c))
+            {
+                found.push((at, end));
+                at = end;
+                continue;
+            }
+        }
+        previous_words.push(word);
+        at = end;
+    }
+    found
+}
+
+/// The directive of a preprocessor line (`if`, `ifdef`, `else`, `endif`, …), if it is one.
+fn directive(line: &[u8]) -> Option<&[u8]> {
+    let rest = line
+        .trim_ascii_start()
+        .strip_prefix(b"#")?
+        .trim_ascii_start();
+    Some(&rest[..word_end(rest, 0)])
+}
+
+/// How much a branch leaves open: `{` less `}` and `(` less `)`, strings, characters
+/// and comments skipped (a comment is taken to end on its line).
+fn balance(text: &[u8]) -> (i64, i64) {
+    let (mut braces, mut parens) = (0i64, 0i64);
+    let mut at = 0;
+    while at < text.len() {
+        match text[at] {
+            b'/' if matches!(text.get(at + 1), Some(b'/' | b'*')) => {
+                at = text[at..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(text.len(), |n| at + n);
+            }
+            quote @ (b'"' | b'\'') => {
+                at += 1;
+                while at < text.len() && text[at] != quote && text[at] != b'\n' {
+                    at += if text[at] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'{' => braces += 1,
+            b'}' => braces -= 1,
+            b'(' => parens += 1,
+            b')' => parens -= 1,
+            _ => {}
+        }
+        at += 1;
+    }
+    (braces, parens)
+}
+
+/// An `#if` whose first branch leaves a brace or parenthesis open (it splits an
+/// expression or a definition's head between branches) is read by its first branch, as
+/// ctags reads it: the byte ranges of its other branches, their directives included.
+fn split_branches(source: &[u8], lines: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    /// One open `#if`: where its first branch starts, where it ends (its first
+    /// `#else`/`#elif`), if it has ended.
+    struct Open {
+        body_start: usize,
+        first_end: Option<usize>,
+    }
+    let mut stack: Vec<Open> = Vec::new();
+    let mut found = Vec::new();
+    for &(start, end) in lines {
+        let Some(word) = directive(&source[start..end]) else {
+            continue;
+        };
+        match word {
+            b"if" | b"ifdef" | b"ifndef" => stack.push(Open {
+                body_start: end,
+                first_end: None,
+            }),
+            b"else" | b"elif" | b"elifdef" | b"elifndef" => {
+                if let Some(open) = stack.last_mut()
+                    && open.first_end.is_none()
+                {
+                    open.first_end = Some(start);
+                }
+            }
+            b"endif" => {
+                let Some(open) = stack.pop() else { continue };
+                let Some(first_end) = open.first_end else {
+                    continue;
+                };
+                // Nested groups inside are ignored: only an outermost split is cut.
+                if stack.is_empty()
+                    && open.body_start <= first_end
+                    && balance(&source[open.body_start..first_end]) != (0, 0)
+                {
+                    found.push((first_end, end));
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}

@@ -1,0 +1,557 @@
+//! SPEC §15's last bullets: symbol reads are whole answers, `/` in a target, where a
+//! symbol starts, more symbols (TypeScript, CommonJS, `macro_rules!`), C and C++,
+//! `--enclosing` always shows line N, outline pages always advance, and a map's JSON.
+
+use crate::common;
+
+use common::{Workspace, code, json_lines, stderr, stdout};
+
+/// A Rust file whose `S::f` is a method of an impl.
+const SLASH: &str = "struct S;\n\nimpl S {\n    fn f() {}\n}\n\nfn g() {}\n";
+
+#[test]
+fn a_whole_symbol_is_a_success_with_a_footer_that_names_it() {
+    let ws = Workspace::new();
+    ws.file("a.rs", SLASH);
+    let out = ws.run(&["a.rs#g"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "   7 | fn g() {}\n\n[Symbol g (function): lines 7-7 of 7.]\n"
+    );
+    assert_eq!(stderr(&out), "");
+    // Without a footer, nothing on stderr: the symbol is all there.
+    let out = ws.run(&["a.rs#S::f", "--no-hint"]);
+    assert_eq!(stdout(&out), "   4 |     fn f() {}\n");
+    assert_eq!(stderr(&out), "");
+    let v = ws.json(&["a.rs#f"]);
+    assert_eq!(v["status"], "success");
+    assert_eq!(v["data"]["truncated"], false);
+    assert_eq!(v["data"]["next_start_line"], serde_json::Value::Null);
+    assert!(
+        v["text"]
+            .as_str()
+            .unwrap()
+            .contains("[Symbol S::f (method): lines 4-4 of 7.]"),
+        "{v}"
+    );
+    // The same through --call.
+    let v = &json_lines(&ws.run(&["--call", r#"{"path":"a.rs","symbol":"S::f"}"#]))[0];
+    assert_eq!(v["status"], "success");
+    assert_eq!(v["data"]["truncated"], false);
+}
+
+#[test]
+fn a_range_with_no_hint_says_nothing_on_stderr() {
+    let ws = Workspace::new();
+    let text: String = (1..=10).map(|n| format!("line {n}\n")).collect();
+    ws.file("a.txt", text);
+    let out = ws.run(&["a.txt:2-3", "--no-hint"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), "   2 | line 2\n   3 | line 3\n");
+    assert_eq!(stderr(&out), "");
+    // Its window fields are kept.
+    let v = ws.json(&["a.txt:2-3"]);
+    assert_eq!(v["data"]["next_start_line"], 4);
+}
+
+/// A file with a function of `n` body lines, starting at line 1.
+fn long_function(n: u64) -> String {
+    let mut text = String::from("fn long() {\n");
+    for i in 0..n {
+        text.push_str(&format!("    let x{i} = {i};\n"));
+    }
+    text.push_str("}\n\nfn after() {}\n");
+    text
+}
+
+#[test]
+fn a_cut_symbol_is_partial_and_goes_on_inside_the_symbol() {
+    let ws = Workspace::new();
+    ws.file("lib.rs", long_function(20));
+    let out = ws.run(&["lib.rs#long", "-n", "5"]);
+    assert_eq!(code(&out), 0);
+    let text = stdout(&out);
+    assert!(
+        text.ends_with(
+            "\n[Truncated: showing lines 1-5 of 24. Use 'lib.rs#long' -s 6 to continue.]\n[Symbol long (function): lines 1-22 of 24.]\n"
+        ),
+        "{text}"
+    );
+    let v = ws.json(&["lib.rs#long", "-n", "5"]);
+    assert_eq!(v["status"], "partial");
+    assert_eq!(v["data"]["next_start_line"], 6);
+    assert!(
+        v["text"]
+            .as_str()
+            .unwrap()
+            .contains("Use start_line=6 with the same symbol to continue."),
+        "{v}"
+    );
+    // The hint works: from line 6 of the symbol to its end, whole.
+    let v = ws.json(&["lib.rs#long", "-s", "6"]);
+    assert_eq!(v["status"], "success", "{v}");
+    assert_eq!(v["data"]["start_line"], 6);
+    assert_eq!(v["data"]["end_line"], 22);
+    assert_eq!(v["data"]["truncated"], false);
+    let v = &json_lines(&ws.run(&[
+        "--call",
+        r#"{"path":"lib.rs","symbol":"long","start_line":20}"#,
+    ]))[0];
+    assert_eq!(v["data"]["start_line"], 20, "{v}");
+    assert_eq!(v["status"], "success");
+    // A line outside the symbol is refused.
+    let out = ws.run(&["lib.rs#long", "-s", "24"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("INVALID_PARAM"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_slash_in_a_symbol_target_is_a_symbol_path() {
+    let ws = Workspace::new();
+    ws.file("a.rs", SLASH);
+    let out = ws.run(&["a.rs#S/f", "--no-hint"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "   4 |     fn f() {}\n");
+    ws.file(
+        "op.cpp",
+        "struct V {\n  V& operator/=(int d) { return *this; }\n};\n",
+    );
+    let v = ws.json(&["op.cpp#operator/="]);
+    assert_eq!(
+        v["data"]["symbol"]["qualified_name"], "V::operator/=",
+        "{v}"
+    );
+    let v = ws.json(&["op.cpp#V::operator/="]);
+    assert_eq!(
+        v["data"]["symbol"]["qualified_name"], "V::operator/=",
+        "{v}"
+    );
+    ws.file(
+        "vue.d.ts",
+        "declare module '@vue/reactivity' {\n  export function ref(v: any): any;\n}\n",
+    );
+    let v = ws.json(&["vue.d.ts#@vue/reactivity"]);
+    assert_eq!(v["data"]["symbol"]["kind"], "module", "{v}");
+    assert_eq!(v["data"]["symbol"]["end_line"], 3);
+    ws.file(
+        "History.md",
+        "# History\n\n3.16.5 / 2014-08-11\n===\n\n * fix\n\n3.16.4 / 2014-08-10\n===\n\n * other\n",
+    );
+    let out = ws.run(&["History.md#3.16.5 / 2014-08-11", "--no-hint"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "   3 | 3.16.5 / 2014-08-11\n   4 | ===\n   5 | \n   6 |  * fix\n   7 | \n"
+    );
+    // A directory whose name holds a `#` still leads to its files.
+    ws.file("d#x/b.rs", "fn b() {}\n");
+    let out = ws.run(&["d#x/b.rs#b", "--no-hint"]);
+    assert_eq!(stdout(&out), "   1 | fn b() {}\n", "{}", stderr(&out));
+}
+
+#[test]
+fn a_symbols_outline_pages_its_children_with_hints_that_work() {
+    let ws = Workspace::new();
+    let mut text = String::from("function first() {}\n\nclass S {\n");
+    for i in 1..=5 {
+        text.push_str(&format!("    m{i}() {{}}\n"));
+    }
+    text.push_str("}\n");
+    ws.file("a.ts", &text);
+    let out = ws.run(&["a.ts#S", "--outline", "-n", "2"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "4-4 |     m1() {}\n5-5 |     m2() {}\n\n[Truncated: showing symbols 1-2 of 5 (lines 4-5). Use --start-line 6 to continue.]\n"
+    );
+    let out = ws.run(&["a.ts#S", "--outline", "-n", "2", "--start-line", "6"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "6-6 |     m3() {}\n7-7 |     m4() {}\n\n[Truncated: showing symbols 3-4 of 5 (lines 6-7). Use --start-line 8 to continue.]\n"
+    );
+    let v = ws.json(&["a.ts#S", "--outline", "--start-line", "8"]);
+    assert_eq!(v["status"], "success");
+    assert_eq!(v["data"]["total_symbols"], 5);
+    assert_eq!(v["data"]["symbols"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn outline_pages_advance_inside_one_line() {
+    let ws = Workspace::new();
+    let line: String = (0..7).map(|i| format!("function f{i}(){{}}")).collect();
+    ws.file("min.js", format!("{line}\n"));
+    let out = ws.run(&["min.js", "--outline", "-n", "3"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.ends_with(
+            "[Truncated: showing symbols 1-3 of 7 (lines 1-1). Use --start-line 1 --start-char 46 to continue.]\n"
+        ),
+        "{text}"
+    );
+    let v = ws.json(&["min.js", "--outline", "-n", "3"]);
+    assert_eq!(v["data"]["next_start_line"], 1);
+    assert_eq!(v["data"]["next_start_char"], 46);
+    let mut seen = Vec::new();
+    let (mut line, mut char) = (1u64, 1u64);
+    for _ in 0..5 {
+        let v = ws.json(&[
+            "min.js",
+            "--outline",
+            "-n",
+            "3",
+            "-s",
+            &line.to_string(),
+            "--start-char",
+            &char.to_string(),
+        ]);
+        for s in v["data"]["symbols"].as_array().unwrap() {
+            seen.push(s["name"].as_str().unwrap().to_string());
+        }
+        match v["data"]["next_start_line"].as_u64() {
+            Some(next) => {
+                line = next;
+                char = v["data"]["next_start_char"].as_u64().unwrap_or(1);
+            }
+            None => break,
+        }
+    }
+    let names: Vec<String> = (0..7).map(|i| format!("f{i}")).collect();
+    assert_eq!(seen, names);
+}
+
+#[test]
+fn enclosing_always_shows_line_n() {
+    let ws = Workspace::new();
+    ws.file("lib.rs", long_function(100));
+    // Line 80 lies past the first page of 20 lines: it is in the middle of the window.
+    let v = ws.json(&["lib.rs:80", "--enclosing", "-n", "20"]);
+    assert_eq!(v["data"]["start_line"], 70, "{v}");
+    assert_eq!(v["data"]["end_line"], 89);
+    assert_eq!(v["data"]["symbol"]["name"], "long");
+    assert_eq!(v["status"], "partial");
+    // A near line: from the symbol's start.
+    let v = ws.json(&["lib.rs:10", "--enclosing", "-n", "20"]);
+    assert_eq!(v["data"]["start_line"], 1);
+    // A column-0 text without a header: the paragraph around N.
+    ws.file(
+        "notes.txt",
+        "alpha\nbeta\n\ngamma\ndelta\nepsilon\n\nzeta\n",
+    );
+    let out = ws.run(&["notes.txt:5", "--enclosing", "--no-hint"]);
+    assert_eq!(
+        stdout(&out),
+        "   4 | gamma\n   5 | delta\n   6 | epsilon\n",
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(stderr(&out), "");
+    // A blank N: the next non-blank line's paragraph.
+    let out = ws.run(&["notes.txt:7", "--enclosing", "--no-hint"]);
+    assert_eq!(stdout(&out), "   8 | zeta\n");
+}
+
+#[test]
+fn a_comment_after_an_attribute_is_a_leading_line() {
+    let ws = Workspace::new();
+    ws.file(
+        "a.rs",
+        "/// Doc.\n#[inline] // why\nfn f() {}\n\n/* a */ // b\nfn g() {}\n",
+    );
+    let v = ws.json(&["a.rs", "--outline"]);
+    let symbols = v["data"]["symbols"].as_array().unwrap();
+    assert_eq!(symbols[0]["name"], "f");
+    assert_eq!(symbols[0]["start_line"], 1);
+    assert_eq!(symbols[1]["name"], "g");
+    assert_eq!(symbols[1]["start_line"], 5);
+}
+
+#[test]
+fn macro_rules_is_a_macro() {
+    let ws = Workspace::new();
+    ws.file(
+        "m.rs",
+        "/// Squares.\n#[macro_export]\nmacro_rules! square {\n    ($x:expr) => { $x * $x };\n}\n",
+    );
+    let v = ws.json(&["m.rs#square"]);
+    assert_eq!(v["data"]["symbol"]["kind"], "macro", "{v}");
+    assert_eq!(v["data"]["symbol"]["start_line"], 1);
+    assert_eq!(v["data"]["symbol"]["end_line"], 5);
+}
+
+#[test]
+fn a_maps_json_holds_the_symbols_of_its_page_only() {
+    let ws = Workspace::new();
+    let text: String = (1..=6).map(|i| format!("fn f{i}() {{}}\n")).collect();
+    ws.file("src/a.rs", &text);
+    // The map: line 1 is the path, lines 2-7 the symbols.
+    let v = ws.json(&["src", "--outline", "-s", "3", "-n", "2"]);
+    let files = v["data"]["files"].as_array().unwrap();
+    assert_eq!(files.len(), 1, "{v}");
+    let names: Vec<&str> = files[0]["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["f2", "f3"]);
+}
+
+#[test]
+fn typescript_overloads_belong_to_their_implementation() {
+    let ws = Workspace::new();
+    ws.file(
+        "h.ts",
+        "/** doc */\nexport function h(a: string): void;\nexport function h(a: number): void;\nexport function h(a: any) {\n  return a;\n}\n\ndeclare function d(x: number): string;\n\ndeclare module 'm' {\n  export function inner(): void;\n  class K {}\n}\n\ndeclare namespace N {\n  function g(): void;\n}\n",
+    );
+    let v = ws.json(&["h.ts", "--outline"]);
+    let rows: Vec<String> = v["data"]["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            format!(
+                "{} {} {}-{}",
+                s["qualified_name"].as_str().unwrap(),
+                s["kind"].as_str().unwrap(),
+                s["start_line"],
+                s["end_line"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "h function 1-6",
+            "d function 8-8",
+            "m module 10-13",
+            "m.inner function 11-11",
+            "m.K class 12-12",
+            "N namespace 15-17",
+            "N.g function 16-16",
+        ]
+    );
+}
+
+#[test]
+fn javascript_property_functions_and_object_methods_are_symbols() {
+    let ws = Workspace::new();
+    ws.file(
+        "app.js",
+        "// Sends.\nres.send = function send(body) {\n  return body;\n};\n\nFoo.prototype.bar = function () {};\n\nexports.x = () => 1;\nmodule.exports.y = function () {};\n\nconst api = {\n  get() {},\n  post: function () {},\n  nested: { put: () => {} },\n  value: 3,\n};\n\nfunction outer() {\n  const local = { m() {} };\n}\n",
+    );
+    let v = ws.json(&["app.js", "--outline"]);
+    let rows: Vec<String> = v["data"]["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            format!(
+                "{} {} {}-{}",
+                s["qualified_name"].as_str().unwrap(),
+                s["kind"].as_str().unwrap(),
+                s["start_line"],
+                s["end_line"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "res.send function 1-4",
+            "Foo.prototype.bar function 6-6",
+            "exports.x function 8-8",
+            "module.exports.y function 9-9",
+            "api.get method 12-12",
+            "api.post method 13-13",
+            "api.nested.put method 14-14",
+            "outer function 18-20",
+        ]
+    );
+    let v = ws.json(&["app.js#send"]);
+    assert_eq!(v["data"]["symbol"]["qualified_name"], "res.send");
+    assert_eq!(v["data"]["symbol"]["name"], "send");
+}
+
+#[test]
+fn outlines_are_kept_by_content_in_a_private_directory() {
+    use std::os::unix::fs::PermissionsExt;
+    let ws = Workspace::new();
+    let cache = tempfile::tempdir().unwrap();
+    ws.file("a.rs", "fn one() {}\n\nfn two() {}\n");
+    let run = |args: &[&str]| {
+        ws.cmd()
+            .env_remove("AGENTREAD_NO_CACHE")
+            .env("XDG_CACHE_HOME", cache.path())
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let fresh = stdout(&ws.run(&["a.rs", "--outline"]));
+    assert_eq!(stdout(&run(&["a.rs", "--outline"])), fresh);
+    let dir = cache.path().join("agentread");
+    let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700);
+    let entries: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    assert_eq!(entries.len(), 1);
+    let entry = entries[0].path();
+    // The second read takes the kept outline: an entry edited by hand shows.
+    let kept = std::fs::read_to_string(&entry).unwrap();
+    std::fs::write(&entry, kept.replace("\"two\",\"two\"", "\"zwei\",\"zwei\"")).unwrap();
+    assert!(stdout(&run(&["a.rs#zwei", "--no-hint"])).contains("fn two"));
+    // Not with --no-cache or AGENTREAD_NO_CACHE=1.
+    let out = run(&["a.rs#zwei", "--no-cache"]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    let out = ws
+        .cmd()
+        .env("XDG_CACHE_HOME", cache.path())
+        .args(["a.rs#zwei"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 3);
+    // A foreign or broken entry is ignored and replaced.
+    std::fs::write(&entry, "not an outline").unwrap();
+    assert_eq!(stdout(&run(&["a.rs", "--outline"])), fresh);
+    assert_eq!(std::fs::read_to_string(&entry).unwrap(), kept);
+    // Another content is another entry; the same content elsewhere is the same one.
+    ws.file("b.rs", "fn one() {}\n\nfn two() {}\n");
+    run(&["b.rs", "--outline"]);
+    ws.file("c.rs", "fn three() {}\n");
+    run(&["c.rs", "--outline"]);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+}
+
+/// `qualified_name kind start-end` of each symbol of an outline.
+fn rows(ws: &Workspace, path: &str) -> Vec<String> {
+    let v = ws.json(&[path, "--outline"]);
+    v["data"]["symbols"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{v}"))
+        .iter()
+        .map(|s| {
+            format!(
+                "{} {} {}-{}",
+                s["qualified_name"].as_str().unwrap(),
+                s["kind"].as_str().unwrap(),
+                s["start_line"],
+                s["end_line"]
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn c_macros_do_not_break_definitions() {
+    let ws = Workspace::new();
+    ws.file("m.c", "void f(void) {\n  CHECK(x)\n  if (y) { g(); }\n}\n");
+    assert_eq!(rows(&ws, "m.c"), ["f function 1-4"]);
+    let v = ws.json(&["m.c:3", "--enclosing"]);
+    assert_eq!(v["data"]["symbol"]["name"], "f", "{v}");
+    ws.file("t.c", "TEST_END\n\nstatic void\nb(void){}\n");
+    assert_eq!(rows(&ws, "t.c"), ["b function 3-4"]);
+    ws.file("s.cc", "void S::Bar() LOCKS_EXCLUDED(mu) {\n  x();\n}\n");
+    assert_eq!(rows(&ws, "s.cc"), ["S::Bar method 1-3"]);
+}
+
+#[test]
+fn a_cpp_header_is_read_as_cpp() {
+    let ws = Workspace::new();
+    ws.file(
+        "c.h",
+        "namespace n { class C { int f() const { return 1; } }; }\n",
+    );
+    let v = ws.json(&["c.h", "--outline"]);
+    assert_eq!(v["data"]["language"], "cpp");
+    assert_eq!(
+        rows(&ws, "c.h"),
+        ["n namespace 1-1", "n::C class 1-1", "n::C::f method 1-1"]
+    );
+    // A C header stays C, whatever its comments and strings say.
+    ws.file(
+        "p.h",
+        "/* namespace, class X {, a::b */\n#define S \"template <\"\nint add(int a, int b);\nstatic int one(void) { return 1; }\n",
+    );
+    let v = ws.json(&["p.h", "--outline"]);
+    assert_eq!(v["data"]["language"], "c");
+    // The map says the same.
+    let v = ws.json(&[".", "--outline"]);
+    let languages: Vec<&str> = v["data"]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["language"].as_str().unwrap())
+        .collect();
+    assert_eq!(languages, ["cpp", "c"]);
+}
+
+/// Real C and C++ headers of this machine, when it has them (libstdc++'s and glibc's):
+/// no symbol is ever named after a keyword, and libstdc++'s `.h` files are C++ (those
+/// that hold more than macros).
+#[test]
+fn real_headers_give_no_symbol_named_after_a_keyword() {
+    const KEYWORDS: &[&str] = &[
+        "if",
+        "else",
+        "switch",
+        "case",
+        "while",
+        "for",
+        "do",
+        "return",
+        "sizeof",
+        "noexcept",
+        "throw",
+        "new",
+        "delete",
+        "decltype",
+        "static_assert",
+    ];
+    let mut headers: Vec<std::path::PathBuf> = Vec::new();
+    for dir in [
+        "/usr/include/c++/12/bits",
+        "/usr/include/c++/13/bits",
+        "/usr/include",
+    ] {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        let mut found: Vec<_> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "h"))
+            .collect();
+        found.sort();
+        headers.extend(found.into_iter().take(40));
+    }
+    if headers.is_empty() {
+        return;
+    }
+    let ws = Workspace::new();
+    let (mut symbols, mut cpp) = (0, 0);
+    for header in &headers {
+        let path = header.to_str().unwrap();
+        let out = ws.run(&["--root", "/", path, "--outline", "-n", "2000", "-f", "json"]);
+        let v = &json_lines(&out)[0];
+        let Some(list) = v["data"]["symbols"].as_array() else {
+            continue;
+        };
+        if path.contains("/c++/") && v["data"]["language"] == "cpp" {
+            cpp += 1;
+        }
+        for s in list {
+            symbols += 1;
+            let name = s["name"].as_str().unwrap();
+            let last = name.rsplit("::").next().unwrap();
+            assert!(!KEYWORDS.contains(&last), "{path}: {s}");
+        }
+    }
+    assert!(symbols > 0);
+    // Most of libstdc++'s `.h` files hold C++ (a few only macros).
+    let libstdcxx = headers
+        .iter()
+        .filter(|h| h.to_string_lossy().contains("/c++/"))
+        .count();
+    assert!(cpp * 4 >= libstdcxx * 3, "{cpp} of {libstdcxx}");
+}
