@@ -58,6 +58,8 @@ pub struct OutlineRead {
     pub truncated_by: Option<crate::read::window::TruncatedBy>,
     /// `--start-line`, or the first line of `PATH:N-M`.
     pub start_line: u64,
+    /// What `--fit` chose (`data.view`): `outline`.
+    pub view: Option<&'static str>,
 }
 
 /// What is known of a text read besides its window.
@@ -87,6 +89,18 @@ pub struct TextRead {
     pub document: Option<Document>,
     /// The line a `PATH:N` target names (`data.target_line`), marked on a terminal.
     pub target_line: Option<u64>,
+    /// A signatures view (SPEC §18): the runs of lines its markers stand for.
+    pub elided: Option<Vec<Elided>>,
+    /// What `--fit` chose (`data.view`): `lines` or `signatures`.
+    pub view: Option<&'static str>,
+}
+
+/// A run of lines a signatures view leaves out (`data.elided`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Elided {
+    pub start_line: u64,
+    pub end_line: u64,
+    pub symbol: String,
 }
 
 #[derive(Debug)]

@@ -178,6 +178,8 @@ pub fn read_text<R: Read>(
         symbol: None,
         document,
         target_line: None,
+        elided: None,
+        view: None,
     }))
 }
 

@@ -21,6 +21,7 @@ mod outline;
 mod parse;
 mod pieces;
 mod rules;
+mod signatures;
 mod symbol;
 mod walk;
 
@@ -31,4 +32,5 @@ pub use find::{Lookup, find};
 pub use indent::indentation_block;
 pub use language::{KNOWN_LANGUAGES, Language};
 pub use outline::outline;
-pub use symbol::{OutlineError, Symbol};
+pub use signatures::{Elision, elisions};
+pub use symbol::{Body, OutlineError, Symbol};
