@@ -904,7 +904,7 @@ mod tests {
         let err = from_json(&object(r#"{"path":"a","lines":3}"#)).unwrap_err();
         assert_eq!(
             err.message,
-            "Unknown parameter 'lines'. Accepted: path (file_path, filePath), paths, start_line (offset), limit (max_lines), tail, start_char, context, hash, if_changed, end_line, view_range, symbol, outline, enclosing, raw, encoding."
+            "Unknown parameter 'lines'. Accepted: path (file_path, filePath), paths, start_line (offset), limit (max_lines), tail, start_char, context, hash, if_changed, end_line, view_range, symbol, outline, enclosing, raw, encoding, max_tokens, signatures, fit."
         );
         assert!(from_json(&object(r#"{"path":"a","filePath":"b"}"#)).is_err());
     }

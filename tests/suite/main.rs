@@ -26,5 +26,6 @@ mod references;
 mod regression;
 mod sandbox;
 mod structure;
+mod tokens;
 mod terminal;
 mod window;
