@@ -769,7 +769,15 @@ fn fit(
     };
     // The lines themselves.
     let input = TextInput::Stream(Cursor::new(source.bytes.to_vec()));
-    let mut lines = read_text(request, facts.clone(), input, &whole, None, source.document, None)?;
+    let mut lines = read_text(
+        request,
+        facts.clone(),
+        input,
+        &whole,
+        None,
+        source.document,
+        None,
+    )?;
     if let Success::Text(read) = &mut lines
         && fits(&read.window.content)
     {

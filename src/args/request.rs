@@ -89,7 +89,12 @@ impl Settings {
         // The server's `--max-tokens` is its default budget; on the command line it is
         // the call's own parameter.
         let max_tokens = match cli.mcp {
-            true => Some(cli.tool.check()?.max_tokens.unwrap_or(params::MCP_MAX_TOKENS)),
+            true => Some(
+                cli.tool
+                    .check()?
+                    .max_tokens
+                    .unwrap_or(params::MCP_MAX_TOKENS),
+            ),
             false => None,
         };
         Ok(Settings {

@@ -54,7 +54,9 @@ pub fn within(text: &[u8], max: u64) -> bool {
     let tokenizer = bpe_openai::o200k_base();
     let normalized = tokenizer.normalize(text.as_ref());
     let limit = usize::try_from(max).unwrap_or(usize::MAX).saturating_add(1);
-    tokenizer.count_till_limit(&normalized, limit).is_some_and(|n| n as u64 <= max)
+    tokenizer
+        .count_till_limit(&normalized, limit)
+        .is_some_and(|n| n as u64 <= max)
 }
 
 /// How many of `text`'s first lines, ending at `ends`, fit `max` tokens together: the
@@ -73,7 +75,9 @@ pub fn lines_within(text: &[u8], ends: &[usize], max: u64) -> usize {
 /// The byte offset after the first `chars` characters of `text` (its length when it
 /// has fewer).
 pub fn char_end(text: &str, chars: usize) -> usize {
-    text.char_indices().nth(chars).map_or(text.len(), |(at, _)| at)
+    text.char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(at, _)| at)
 }
 
 #[cfg(test)]

@@ -658,8 +658,8 @@ fn cut_line_to_tokens(window: &mut Window, max: u64) {
     let line = window.lines[0];
     let [prefix_len, text_len, _] = line.parts;
     let prefix = window.content[..prefix_len].to_vec();
-    let text = String::from_utf8_lossy(&window.content[prefix_len..prefix_len + text_len])
-        .into_owned();
+    let text =
+        String::from_utf8_lossy(&window.content[prefix_len..prefix_len + text_len]).into_owned();
     let shown = line.facts.shown;
     let render = |chars: u64| {
         let mut out = prefix.clone();

@@ -181,7 +181,8 @@ impl<'a> Envelope<'a> {
                 stats.line_endings = w.line_endings.map(|e| e.name());
                 stats.approx_tokens = Some(w.chars_read().div_ceil(4));
                 stats.content_hash = read.facts.content_hash.clone();
-                let structured = read.symbol.is_some() || read.view.is_some() || read.elided.is_some();
+                let structured =
+                    read.symbol.is_some() || read.view.is_some() || read.elided.is_some();
                 let kind = match (&read.elided, read.document) {
                     (Some(_), _) => "signatures",
                     (None, Some(document)) => document.kind.name(),

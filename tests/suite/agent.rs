@@ -82,7 +82,7 @@ fn call_rejects_unknown_keys_naming_the_accepted_ones() {
     assert_eq!(v["error"]["code"], "INVALID_PARAM");
     assert_eq!(
         v["error"]["message"],
-        "Unknown parameter 'lines'. Accepted: path (file_path, filePath), paths, start_line (offset), limit (max_lines), tail, start_char, context, hash, if_changed, end_line, view_range, symbol, outline, enclosing, raw, encoding."
+        "Unknown parameter 'lines'. Accepted: path (file_path, filePath), paths, start_line (offset), limit (max_lines), tail, start_char, context, hash, if_changed, end_line, view_range, symbol, outline, enclosing, raw, encoding, max_tokens, signatures, fit."
     );
     // Every parameter the message names is accepted (end_line and view_range too,
     // though the schema leaves them out).
@@ -223,7 +223,10 @@ fn check_parameters(p: &Value) {
             "outline",
             "enclosing",
             "raw",
-            "encoding"
+            "encoding",
+            "max_tokens",
+            "signatures",
+            "fit"
         ]
     );
     assert_eq!(props["path"]["type"], "string");

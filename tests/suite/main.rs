@@ -26,6 +26,6 @@ mod references;
 mod regression;
 mod sandbox;
 mod structure;
-mod tokens;
 mod terminal;
+mod tokens;
 mod window;

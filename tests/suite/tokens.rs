@@ -54,7 +54,10 @@ fn stats_tokens_is_the_exact_count_of_the_content_shown() {
     }
     let xml = stdout(&ws.run(&["a.rs", "-n", "3", "--format", "xml"]));
     let v = ws.json(&["a.rs", "-n", "3"]);
-    assert!(xml.contains(&format!(" tokens=\"{}\"", tokens(content(&v)))), "{xml}");
+    assert!(
+        xml.contains(&format!(" tokens=\"{}\"", tokens(content(&v)))),
+        "{xml}"
+    );
 }
 
 #[test]
@@ -75,7 +78,10 @@ fn max_tokens_stops_before_the_line_that_would_pass_it() {
         assert!(tokens(with_next) > budget, "{budget}");
         let text = stdout(&ws.run(&["a.rs", "--max-tokens", &b]));
         assert!(
-            text.contains(&format!("[Truncated at {budget} tokens: showing lines 1-{}", next - 1)),
+            text.contains(&format!(
+                "[Truncated at {budget} tokens: showing lines 1-{}",
+                next - 1
+            )),
             "{text}"
         );
     }
@@ -94,7 +100,15 @@ fn a_first_line_alone_past_the_budget_is_cut_to_fit() {
     assert_eq!(v["status"], "partial");
     assert!(content(&v).contains(" … [+"));
     // And the next page continues it.
-    let on = ws.json(&["long.txt", "-s", "1", "--start-char", &next_char.to_string(), "--max-tokens", "50"]);
+    let on = ws.json(&[
+        "long.txt",
+        "-s",
+        "1",
+        "--start-char",
+        &next_char.to_string(),
+        "--max-tokens",
+        "50",
+    ]);
     assert!(tokens(content(&on)) <= 50);
 }
 
@@ -148,7 +162,10 @@ fn tail_keeps_within_the_token_budget() {
     assert!(tokens(content(&v)) <= 150);
     assert_eq!(v["data"]["end_line"], 300);
     let text = stdout(&ws.run(&["a.rs", "--tail", "200", "--max-tokens", "150"]));
-    assert!(text.contains("[Truncated at 150 tokens: showing the last"), "{text}");
+    assert!(
+        text.contains("[Truncated at 150 tokens: showing the last"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -158,7 +175,16 @@ fn numbers_compact_is_the_number_and_a_bar() {
     let out = ws.run(&["a.txt", "--numbers", "compact"]);
     assert_eq!(stdout(&out), "1|alpha\n2|  beta\n");
     ws.file("b.txt", "x\n".repeat(12));
-    let out = ws.run(&["b.txt", "--numbers", "compact", "-s", "9", "-n", "3", "--no-hint"]);
+    let out = ws.run(&[
+        "b.txt",
+        "--numbers",
+        "compact",
+        "-s",
+        "9",
+        "-n",
+        "3",
+        "--no-hint",
+    ]);
     assert_eq!(stdout(&out), "9|x\n10|x\n11|x\n");
 }
 
@@ -327,7 +353,11 @@ fn signatures_refuse_what_they_cannot_be() {
     }
     let out = ws.run(&["a.txt", "--signatures"]);
     assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("Rust, Python, JavaScript"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("Rust, Python, JavaScript"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -348,10 +378,21 @@ fn fit_shows_the_richest_view_that_fits() {
     assert_eq!(view(sigs), "signatures");
     assert_eq!(view(sigs - 1), "outline");
     let text = stdout(&ws.run(&[name, "--fit", "--max-tokens", &(sigs - 1).to_string()]));
-    assert!(text.ends_with("Use PATH#SYMBOL or --start-line/--limit to read a part.]\n"), "{text}");
-    let out = ws.run(&["--call", &json!({"path": name, "fit": true, "max_tokens": sigs - 1}).to_string()]);
+    assert!(
+        text.ends_with("Use PATH#SYMBOL or --start-line/--limit to read a part.]\n"),
+        "{text}"
+    );
+    let out = ws.run(&[
+        "--call",
+        &json!({"path": name, "fit": true, "max_tokens": sigs - 1}).to_string(),
+    ]);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert!(v["text"].as_str().unwrap().ends_with("Use PATH#SYMBOL or start_line/limit to read a part.]"));
+    assert!(
+        v["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("Use PATH#SYMBOL or start_line/limit to read a part.]")
+    );
     // Without a token budget, the byte budget.
     let v = ws.json(&[name, "--fit"]);
     assert_eq!(v["data"]["view"], "lines");
@@ -401,14 +442,22 @@ fn mcp_call(ws: &Workspace, settings: &[&str], arguments: Value) -> Value {
 fn the_mcp_server_has_a_token_budget_of_9000_that_its_max_tokens_changes() {
     let ws = Workspace::new();
     ws.file("big.rs", code_lines(2000));
-    let v = mcp_call(&ws, &["--max-bytes", "1000000"], json!({"path": "big.rs", "limit": 2000}));
+    let v = mcp_call(
+        &ws,
+        &["--max-bytes", "1000000"],
+        json!({"path": "big.rs", "limit": 2000}),
+    );
     assert_eq!(v["data"]["truncated_by"], "tokens");
     let shown = tokens(content(&v));
     assert!(shown <= 9000 && shown > 8500, "{shown}");
     let v = mcp_call(&ws, &["--max-tokens", "300"], json!({"path": "big.rs"}));
     assert!(tokens(content(&v)) <= 300);
     // A call's own budget wins over the server's.
-    let v = mcp_call(&ws, &["--max-tokens", "300"], json!({"path": "big.rs", "max_tokens": 600}));
+    let v = mcp_call(
+        &ws,
+        &["--max-tokens", "300"],
+        json!({"path": "big.rs", "max_tokens": 600}),
+    );
     assert!(tokens(content(&v)) > 300 && tokens(content(&v)) <= 600);
     // The command line has none by default.
     let v = ws.json(&["big.rs", "-n", "2000", "--max-bytes", "1000000"]);
