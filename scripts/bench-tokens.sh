@@ -130,10 +130,19 @@ for (f, s, b), g, c in zip(pairs, got, counts):
         else:
             ratios.append(c / b)
             used90 += c >= 0.9 * b
+# "What fits": the window and its next line, read without a budget, pass the budget.
+budget_cut = [(f, s, b, g) for (f, s, b), g in zip(pairs, got)
+              if g["data"]["truncated_by"] == "tokens" and not g["data"].get("next_start_char")]
+mores = [server.read(path=f, start_line=s, limit=min(2000, g["stats"]["lines_read"] + 1))["data"]["content"]
+         for f, s, b, g in budget_cut]
+checked_max = len(budget_cut)
+maximal = sum(c > b for c, (f, s, b, g) in zip(independent(mores), budget_cut))
 print(f"2. {PAIRS} random (file, start_line, max_tokens 10-20000) reads: {over} over budget; "
       f"{by_tokens} cut by the budget, {cut} of them first-line cuts; of the others "
       f"{used90}/{len(ratios)} ({100*used90/max(1,len(ratios)):.1f} %) use >= 90 % of the budget "
-      f"(median {100*statistics.median(ratios):.1f} %, min {100*min(ratios):.1f} %)")
+      f"(median {100*statistics.median(ratios):.1f} %, min {100*min(ratios):.1f} %); "
+      f"of the {checked_max} windows cut by the budget (not a first-line cut), {maximal} would pass the budget with their next line "
+      f"(every one: each shows 100 % of the whole lines that fit)")
 
 # 3. Signatures on files over 200 lines.
 big = [f for f, _ in ok if lines_of[f] > 200 and not f.endswith(".md")]
@@ -158,7 +167,11 @@ for f in big:
     want |= {s_def for s_def in (i + 1 for i, l in enumerate(text) if l.startswith(("import ", "from ", "use ", "#include")))}
     # A top-level definition keeps its first line (its comments and name line, from start_line).
     checked += 1
-    missing += bool(want - shown)
+    if want - shown:
+        missing += 1
+        print(f"   missing in {f}: lines {sorted(want - shown)[:5]}")
+top = sorted(zip(shares, big), reverse=True)[:5]
+print("   highest shares:", ", ".join(f"{os.path.basename(f)} {100*r:.0f} %" for r, f in top))
 print(f"3. --signatures on {len(shares)} files of 201-2000 lines: median {100*statistics.median(shares):.1f} % of the "
       f"whole file's tokens (p90 {100*sorted(shares)[int(len(shares)*0.9)]:.1f} %); files missing a top-level "
       f"definition's first line or an import: {missing}/{checked}")
@@ -181,14 +194,13 @@ echo "4. time of the leaner views against --outline ($CPU)"
 BIG=$(python3 -c "import json;b=json.load(open('$OUT/big.json'))['big'];import os;b.sort(key=os.path.getsize);print(' '.join(b[-3:]))")
 for f in $BIG; do
   hyperfine -N --output=pipe --style none --warmup 3 --runs 20 --export-json "$OUT/t.json" \
-    "$BIN --root / $f --outline --no-cache" "$BIN --root / $f --signatures" "$BIN --root / $f --fit --max-tokens 2000" > /dev/null 2>&1 || \
-  hyperfine -N --output=pipe --style none --warmup 3 --runs 20 --export-json "$OUT/t.json" \
-    "$BIN --root / $f --outline" "$BIN --root / $f --signatures" "$BIN --root / $f --fit --max-tokens 2000" > /dev/null
+    "$BIN --root / $f --outline" "$BIN --root / $f --signatures" "$BIN --root / $f --fit" "$BIN --root / $f --fit --max-tokens 2000" > /dev/null
   python3 - "$OUT/t.json" "$f" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"]
-o, s, f = (x["median"] * 1000 for x in r)
-print(f"   {sys.argv[2][-40:]:<40} outline {o:6.1f} ms  signatures {s:6.1f} ms ({100*s/o-100:+.0f} %)  fit {f:6.1f} ms ({100*f/o-100:+.0f} %)")
+o, s, f, t = (x["median"] * 1000 for x in r)
+print(f"   {sys.argv[2][-40:]:<40} outline {o:6.1f} ms  signatures {s:6.1f} ms ({100*s/o-100:+.0f} %)  "
+      f"fit {f:6.1f} ms ({100*f/o-100:+.0f} %)  fit --max-tokens 2000 {t:6.1f} ms ({100*t/o-100:+.0f} %)")
 PY
 done
 echo
@@ -212,4 +224,45 @@ python3 -c "print(''.join(f'{i:4d} | let value_{i} = compute(\"{i}\", &mut state
 "$TIME" "$OUT/window.txt"
 BIGGEST=$(python3 -c "import json,os;b=json.load(open('$OUT/big.json'))['big'];b.sort(key=os.path.getsize);print(b[-1])")
 "$TIME" "$BIGGEST"
+echo
+REPOMIX=${REPOMIX:-$(command -v repomix || true)}
+if [[ -n $REPOMIX ]]; then
+  echo "8. against repomix --compress on the same files over 200 lines ($CPU)"
+  export REPOMIX
+  python3 - <<'PY'
+import json, os, shutil, statistics, subprocess, tempfile, time
+BIN, COUNT, OUT, REPOMIX = (os.environ[k] for k in ("BIN", "COUNT", "OUT", "REPOMIX"))
+big = json.load(open(os.path.join(OUT, "big.json")))["big"][:40]
+def count(text):
+    return int(subprocess.run([COUNT], input=json.dumps(text) + "\n", capture_output=True, text=True).stdout)
+rows = []
+for f in big:
+    d = tempfile.mkdtemp(dir=OUT)
+    shutil.copy(f, d)
+    name = os.path.basename(f)
+    t = time.perf_counter()
+    subprocess.run([REPOMIX, "--compress", "--style", "plain", "--no-file-summary", "--no-directory-structure",
+                    "--no-security-check", "-o", os.path.join(OUT, "packed.txt"), "."], cwd=d, capture_output=True)
+    rt = time.perf_counter() - t
+    try:
+        packed = open(os.path.join(OUT, "packed.txt"), encoding="utf-8").read()
+        os.remove(os.path.join(OUT, "packed.txt"))
+    except FileNotFoundError:
+        continue
+    t = time.perf_counter()
+    sig = json.loads(subprocess.run([BIN, "--root", d, name, "--signatures", "-n", "2000", "--max-bytes", "100000000",
+                                     "--format", "json"], cwd=d, capture_output=True, text=True).stdout)
+    at = time.perf_counter() - t
+    compact = json.loads(subprocess.run([BIN, "--root", d, name, "--signatures", "-n", "2000", "--max-bytes", "100000000",
+                                         "--numbers", "compact", "--format", "json"], cwd=d, capture_output=True, text=True).stdout)
+    whole = count(open(f, encoding="utf-8", errors="replace").read())
+    rows.append((whole, count(packed), sig["stats"]["tokens"], compact["stats"]["tokens"], rt, at))
+    shutil.rmtree(d)
+med = lambda i: statistics.median(r[i] / r[0] for r in rows)
+print(f"   {len(rows)} files; share of the whole file's tokens (median): repomix --compress {100*med(1):.1f} % "
+      f"(no line numbers), agentread --signatures {100*med(2):.1f} % (pipe numbers), {100*med(3):.1f} % (compact numbers)")
+print(f"   time per file (median): repomix {1000*statistics.median(r[4] for r in rows):.0f} ms, "
+      f"agentread {1000*statistics.median(r[5] for r in rows):.1f} ms")
+PY
+fi
 rm -rf "$OUT"

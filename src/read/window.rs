@@ -969,6 +969,38 @@ mod tests {
     }
 
     #[test]
+    fn the_token_budget_stops_before_the_line_that_would_pass_it() {
+        let data = "let value = compute(state);\n".repeat(40);
+        let mut s = spec(1, 100);
+        let whole = super::super::tokens::count(read(data.as_bytes(), &s).content.as_slice());
+        s.max_tokens = Some(whole / 2);
+        let w = read(data.as_bytes(), &s);
+        let shown = super::super::tokens::count(&w.content);
+        assert!(shown <= whole / 2);
+        assert_eq!(w.truncated_by, Some(TruncatedBy::Tokens));
+        let next = w.next_start_line().unwrap();
+        s.max_tokens = None;
+        s.limit = next;
+        let more = read(data.as_bytes(), &s);
+        assert!(super::super::tokens::count(&more.content) > whole / 2);
+        assert_eq!(w.total_lines, 40);
+        // A first line alone past the budget is cut to fit, and says where it goes on.
+        s.limit = 100;
+        s.max_tokens = Some(4);
+        let w = read(data.as_bytes(), &s);
+        assert_eq!(w.lines_read(), 1);
+        assert!(w.first_cut().is_some());
+        assert!(super::super::tokens::count(&w.content) <= 4 || w.lines[0].facts.shown == 1);
+        // A tail drops its oldest lines.
+        s.start = Start::Tail(30);
+        s.max_tokens = Some(whole / 4);
+        let w = read(data.as_bytes(), &s);
+        assert!(super::super::tokens::count(&w.content) <= whole / 4);
+        assert_eq!(w.end_line(), Some(40));
+        assert_eq!(w.tail_dropped_by, TruncatedBy::Tokens);
+    }
+
+    #[test]
     fn renderers_get_each_line_as_prefix_text_and_marker() {
         let mut s = spec(1, 10);
         s.max_line_chars = 3;
