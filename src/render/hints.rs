@@ -41,7 +41,11 @@ pub fn footer_of(
                 read.window.truncated_by,
                 Some(TruncatedBy::Bytes | TruncatedBy::Tokens)
             );
-            if by_budget && read.language.is_some() && read.document.is_none() && read.elided.is_none() {
+            if by_budget
+                && read.language.is_some()
+                && read.document.is_none()
+                && read.elided.is_none()
+            {
                 also.push_str(&format!(
                     " Use {} or {} to see all of it in fewer tokens.",
                     wording.flag(name::SIGNATURES),
