@@ -89,10 +89,27 @@ pub struct TextRead {
     pub document: Option<Document>,
     /// The line a `PATH:N` target names (`data.target_line`), marked on a terminal.
     pub target_line: Option<u64>,
-    /// A signatures view (SPEC §18): the runs of lines its markers stand for.
+    /// A leaner view of SPEC §18, when one was asked for (boxed: most reads have none).
+    pub leaner: Option<Box<Leaner>>,
+}
+
+/// What a signatures view or `--fit` adds to a text read.
+#[derive(Debug, Default)]
+pub struct Leaner {
+    /// A signatures view: the runs of lines its markers stand for.
     pub elided: Option<Vec<Elided>>,
     /// What `--fit` chose (`data.view`): `lines` or `signatures`.
     pub view: Option<&'static str>,
+}
+
+impl TextRead {
+    pub fn elided(&self) -> Option<&[Elided]> {
+        self.leaner.as_ref()?.elided.as_deref()
+    }
+
+    pub fn view(&self) -> Option<&'static str> {
+        self.leaner.as_ref()?.view
+    }
 }
 
 /// A run of lines a signatures view leaves out (`data.elided`).

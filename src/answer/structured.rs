@@ -12,7 +12,7 @@ use crate::args::params::{DEFAULT_LIMIT, name};
 use crate::args::request::Request;
 use crate::error::{Error, ErrorCode};
 use crate::outcome::Document;
-use crate::outcome::{Elided, FileFacts, OutlineRead, Success, SymbolInfo, TextRead};
+use crate::outcome::{Elided, FileFacts, Leaner, OutlineRead, Success, SymbolInfo, TextRead};
 use crate::read::window::{Start, TruncatedBy, WindowSpec, entries_window, write_cut_marker};
 use crate::read::{self, TextInput, tokens};
 use crate::structure::{self, KNOWN_LANGUAGES, Language, Lookup, Symbol};
@@ -726,8 +726,10 @@ fn signatures_read(
         symbol,
         document: None,
         target_line: None,
-        elided: Some(view.markers[..shown].iter().flatten().cloned().collect()),
-        view: None,
+        leaner: Some(Box::new(Leaner {
+            elided: Some(view.markers[..shown].iter().flatten().cloned().collect()),
+            view: None,
+        })),
     }))
 }
 
@@ -783,7 +785,10 @@ fn fit(
     {
         read.language = Some(source.language);
         read.symbol = symbol;
-        read.view = Some("lines");
+        read.leaner = Some(Box::new(Leaner {
+            elided: None,
+            view: Some("lines"),
+        }));
         return Ok(lines);
     }
     drop(lines);
@@ -794,7 +799,9 @@ fn fit(
         if let Success::Text(text) = &mut read
             && fits(&text.window.content)
         {
-            text.view = Some("signatures");
+            if let Some(leaner) = &mut text.leaner {
+                leaner.view = Some("signatures");
+            }
             return Ok(read);
         }
     }

@@ -178,8 +178,7 @@ pub fn read_text<R: Read>(
         symbol: None,
         document,
         target_line: None,
-        elided: None,
-        view: None,
+        leaner: None,
     }))
 }
 

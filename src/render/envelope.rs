@@ -181,9 +181,8 @@ impl<'a> Envelope<'a> {
                 stats.line_endings = w.line_endings.map(|e| e.name());
                 stats.approx_tokens = Some(w.chars_read().div_ceil(4));
                 stats.content_hash = read.facts.content_hash.clone();
-                let structured =
-                    read.symbol.is_some() || read.view.is_some() || read.elided.is_some();
-                let kind = match (&read.elided, read.document) {
+                let structured = read.symbol.is_some() || read.leaner.is_some();
+                let kind = match (read.elided(), read.document) {
                     (Some(_), _) => "signatures",
                     (None, Some(document)) => document.kind.name(),
                     (None, None) => "file",
@@ -194,8 +193,8 @@ impl<'a> Envelope<'a> {
                     language: read.language.filter(|_| structured),
                     symbol: read.symbol.as_ref(),
                     target_line: read.target_line,
-                    view: read.view,
-                    elided: read.elided.as_deref(),
+                    view: read.view(),
+                    elided: read.elided(),
                     ..window_data(kind, &read.facts.path, w)
                 };
                 let summary = summary("Read", "line", "lines", "Lines", &read.facts.path, w);

@@ -44,7 +44,7 @@ pub fn footer_of(
             if by_budget
                 && read.language.is_some()
                 && read.document.is_none()
-                && read.elided.is_none()
+                && read.elided().is_none()
             {
                 also.push_str(&format!(
                     " Use {} or {} to see all of it in fewer tokens.",
@@ -80,7 +80,7 @@ pub fn footer_of(
                         .to_string(),
                 );
             }
-            if read.view == Some("signatures") {
+            if read.view() == Some("signatures") {
                 hints.push(fit_hint("signatures", wording));
             }
             if let Some(hash) = &read.facts.content_hash {

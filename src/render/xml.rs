@@ -131,8 +131,8 @@ fn data_elements(x: &mut String, data: &Data) {
     }
     for elided in data.elided.into_iter().flatten() {
         x.push_str("<elided");
-        attribute(x, "start_line", &elided.start_line);
-        attribute(x, "end_line", &elided.end_line);
+        attribute(x, "start_line", elided.start_line);
+        attribute(x, "end_line", elided.end_line);
         attribute(x, "symbol", &elided.symbol);
         x.push_str("/>\n");
     }
