@@ -23,7 +23,7 @@ _agentread() {
 
     case "${cmd}" in
         agentread)
-            opts="-s -n -C -f -h -V --start-line --limit --tail --start-char --context --hash --if-changed --outline --enclosing --raw --format --numbers --root --max-line-chars --max-bytes --max-file-size --encoding --color --no-hint --no-cache --roots-timeout --call --tool-schema --deny --deny-secrets --mcp --all --generate --mcp-config --help --version"
+            opts="-s -n -C -f -h -V --start-line --limit --tail --start-char --context --hash --if-changed --outline --enclosing --raw --max-tokens --signatures --fit --format --numbers --root --max-line-chars --max-bytes --max-file-size --encoding --color --no-hint --no-cache --roots-timeout --call --tool-schema --deny --deny-secrets --mcp --all --generate --mcp-config --help --version"
             if [[ ${cur} == -* ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -92,6 +92,13 @@ _agentread() {
                     fi
                     return 0
                     ;;
+                --max-tokens)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace +o default +o bashdefault
+                    fi
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json xml" -- "${cur}"))
                     return 0
@@ -101,7 +108,7 @@ _agentread() {
                     return 0
                     ;;
                 --numbers)
-                    COMPREPLY=($(compgen -W "pipe tab colon none" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pipe tab colon compact none" -- "${cur}"))
                     return 0
                     ;;
                 --root)

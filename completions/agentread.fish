@@ -4,12 +4,14 @@ complete -c agentread -l tail -d 'Show the last N lines (1-2000) instead of a st
 complete -c agentread -l start-char -d 'Begin the first line of the window at character C, to page inside a long line [default: 1]' -r -f
 complete -c agentread -s C -l context -d 'With a PATH:N target, show K lines before and after line N (0-999)' -r -f
 complete -c agentread -l if-changed -d 'Answer `unchanged`, without content, when the file\'s hash is HASH' -r -f
+complete -c agentread -l max-tokens -d 'Budget for the window\'s content in o200k_base tokens, 1-1000000 [default: none; 9000 with --mcp]' -r -f
 complete -c agentread -s f -l format -d 'Output format [default: text; json with --call]' -r -f -a "text\t'the numbered lines and a footer'
 json\t'one JSON object per PATH, one per line'
 xml\t'one XML element per PATH'"
 complete -c agentread -l numbers -d 'Line-number style' -r -f -a "pipe\t'`%4d | ` (widens past 9999)'
 tab\t'`%6d<TAB>`, as `cat -n` does'
 colon\t'`N: ` (no padding)'
+compact\t'`N|` (no padding, no space): the leanest numbering in tokens'
 none\t'no numbers: the lines as they are'"
 complete -c agentread -l root -d 'Workspace root; nothing outside it is read [default: $AGENTREAD_ROOT, else the git work tree holding the current directory, else the current directory]' -r -f -a "(__fish_complete_directories)"
 complete -c agentread -l max-line-chars -d 'Cut longer lines to N characters (1-1000000), marked ` … [+K chars]` [default: 2000]' -r -f
@@ -44,6 +46,8 @@ complete -c agentread -l hash -d 'Report the BLAKE3 hash of the file\'s bytes in
 complete -c agentread -l outline -d 'List the file\'s symbols (functions, classes, sections) with their lines, or a directory\'s map'
 complete -c agentread -l enclosing -d 'With PATH:N or --start-line N, read the whole function or block that holds line N'
 complete -c agentread -l raw -d 'Read notebooks and PDFs as their bytes, not as a view'
+complete -c agentread -l signatures -d 'Show the file with function and method bodies elided: imports, types and signatures'
+complete -c agentread -l fit -d 'Show the richest view that fits the budget whole: the lines, else signatures, else the outline'
 complete -c agentread -l no-hint -d 'Print no footer in text mode (for pipelines)'
 complete -c agentread -l no-cache -d 'Parse every file afresh: keep no parsed outlines (also AGENTREAD_NO_CACHE=1)'
 complete -c agentread -l deny-secrets -d 'Refuse the built-in list of secret files (.env, *.pem, id_rsa, .netrc, ...)'

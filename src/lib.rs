@@ -163,7 +163,7 @@ fn serve(request: &Request) -> Option<ErrorCode> {
     let mut failure = None;
     // The command line's PATHs each get the whole budget; the targets of `--call`'s
     // `paths` share one (SPEC §16).
-    let mut budget = request.settings.max_bytes;
+    let mut budget = request.budget();
     for target in &request.targets {
         let answer = match request.all() {
             // Each line is written as it is read: nothing holds the whole file.
@@ -180,7 +180,7 @@ fn serve(request: &Request) -> Option<ErrorCode> {
         };
         failure = failure.or(answer.failure());
         if request.shared_budget() {
-            budget = budget.saturating_sub(answer::shown_bytes(&answer)).max(1);
+            budget = budget.after(answer::shown_content(&answer));
         }
         // Flushed per answer, so that stdout and stderr keep their order in text mode.
         if let Err(e) = printer

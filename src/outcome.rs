@@ -64,6 +64,8 @@ pub struct OutlineRead {
     pub truncated_by: Option<crate::read::window::TruncatedBy>,
     /// `--start-line`, or the first line of `PATH:N-M`.
     pub start_line: u64,
+    /// What `--fit` chose (`data.view`): `outline`.
+    pub view: Option<&'static str>,
 }
 
 /// What is known of a text read besides its window.
@@ -95,6 +97,35 @@ pub struct TextRead {
     pub target_line: Option<u64>,
     /// The window is a `PATH:N-M` range: what was asked for, not a cut (SPEC §15).
     pub range: bool,
+    /// A leaner view of SPEC §18, when one was asked for (boxed: most reads have none).
+    pub leaner: Option<Box<Leaner>>,
+}
+
+/// What a signatures view or `--fit` adds to a text read.
+#[derive(Debug, Default)]
+pub struct Leaner {
+    /// A signatures view: the runs of lines its markers stand for.
+    pub elided: Option<Vec<Elided>>,
+    /// What `--fit` chose (`data.view`): `lines` or `signatures`.
+    pub view: Option<&'static str>,
+}
+
+impl TextRead {
+    pub fn elided(&self) -> Option<&[Elided]> {
+        self.leaner.as_ref()?.elided.as_deref()
+    }
+
+    pub fn view(&self) -> Option<&'static str> {
+        self.leaner.as_ref()?.view
+    }
+}
+
+/// A run of lines a signatures view leaves out (`data.elided`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Elided {
+    pub start_line: u64,
+    pub end_line: u64,
+    pub symbol: String,
 }
 
 #[derive(Debug)]

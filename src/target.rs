@@ -15,7 +15,7 @@ use crate::args::params::{DEFAULT_LIMIT, MAX_LIMIT, name};
 use crate::args::request::{Request, Target};
 use crate::error::{Error, ErrorCode};
 use crate::names;
-use crate::read::window::{Start, WindowSpec};
+use crate::read::window::{Budget, Start, WindowSpec};
 use crate::workspace::sandbox::{Opened, Resolved};
 use crate::workspace::suggest;
 
@@ -73,6 +73,20 @@ pub enum Structure {
     },
     /// `--enclosing`: the innermost symbol (or indented block) that holds this line.
     Enclosing(u64),
+    /// `--signatures` (SPEC §18): the lines from `from` (to `to`, or within the symbol
+    /// `within`) with function and method bodies elided.
+    Signatures(Scope),
+    /// `--fit` (SPEC §18): the richest view of the asked lines that fits the budget.
+    Fit(Scope),
+}
+
+/// The lines a signatures view or `--fit` covers: from `from` to `to` (the end of the
+/// file when None), or the symbol `within`'s.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scope {
+    pub from: u64,
+    pub to: Option<u64>,
+    pub within: Option<String>,
 }
 
 impl Plan {
@@ -87,10 +101,14 @@ impl Plan {
 
 /// Resolves one target of a request; what it shows may take at most `budget` bytes (the
 /// byte budget, or with `paths` what the earlier targets left of it).
-pub fn resolve(request: &Request, target: &Target, budget: u64) -> Result<Plan, Error> {
+pub fn resolve(request: &Request, target: &Target, budget: Budget) -> Result<Plan, Error> {
     match target {
         Target::Stdin => {
-            if request.call.symbol.is_some() || request.call.outline || request.call.enclosing {
+            if request.call.symbol.is_some()
+                || request.call.outline
+                || request.call.enclosing
+                || request.call.signatures
+            {
                 return Err(Error::invalid_param(
                     "Reading by structure (a symbol, the outline, the enclosing block) needs a file, not standard input.",
                 ));
@@ -106,7 +124,7 @@ pub fn resolve(request: &Request, target: &Target, budget: u64) -> Result<Plan, 
 /// A PATH as written; when it names nothing, as its `\xHH` spelling of bytes that are
 /// not UTF-8, then as a `PATH:N` reference whose part before `:N` names a file (SPEC §13,
 /// §14).
-fn resolve_path(request: &Request, path: &OsStr, budget: u64) -> Result<Plan, Error> {
+fn resolve_path(request: &Request, path: &OsStr, budget: Budget) -> Result<Plan, Error> {
     let path = &*request.root.asked(path);
     let first = match request.root.resolve(path) {
         Ok(resolved) => return plan(request, resolved, Part::Whole, budget),
@@ -163,7 +181,7 @@ enum Part {
     Symbol(String),
 }
 
-fn plan(request: &Request, resolved: Resolved, part: Part, budget: u64) -> Result<Plan, Error> {
+fn plan(request: &Request, resolved: Resolved, part: Part, budget: Budget) -> Result<Plan, Error> {
     let reference = match &part {
         Part::Lines(reference) => Some(*reference),
         _ => None,
@@ -250,6 +268,50 @@ fn how(
             name(name::ENCLOSING)
         )));
     }
+    // The leaner views of SPEC §18 are views of lines: not of a list of symbols, nor of
+    // what holds one line.
+    for (view, asked) in [(name::SIGNATURES, w.signatures), (name::FIT, w.fit)] {
+        if !asked {
+            continue;
+        }
+        if let Some(other) = first(&[
+            (w.outline, name::OUTLINE),
+            (w.enclosing, name::ENCLOSING),
+            (view == name::FIT && w.signatures, name::SIGNATURES),
+            (w.tail.is_some(), name::TAIL),
+            (w.context.is_some(), name::CONTEXT),
+            (w.start_char.is_some(), name::START_CHAR),
+        ]) {
+            return Err(Error::invalid_param(format!(
+                "{} cannot be combined with {other}: give one of them.",
+                name(view)
+            )));
+        }
+        if !file {
+            return Err(Error::invalid_param(format!(
+                "{} reads a file, not a directory: give one of its files, or use {} for a map of the directory.",
+                name(view),
+                request.wording().flag(name::OUTLINE)
+            )));
+        }
+    }
+    let scope = |within: Option<String>| match reference {
+        Some(LineRef { line, end }) => Scope {
+            from: line,
+            to: end,
+            within,
+        },
+        None => Scope {
+            from: w.start_line.unwrap_or(1),
+            to: None,
+            within,
+        },
+    };
+    let leaner = |within: Option<String>| match (w.signatures, w.fit) {
+        (true, _) => Some(How::Structure(Structure::Signatures(scope(within)))),
+        (_, true) => Some(How::Structure(Structure::Fit(scope(within)))),
+        _ => None,
+    };
     if let Some(symbol) = symbol {
         if request.all() {
             return Err(Error::invalid_param(
@@ -270,6 +332,9 @@ fn how(
                 "A symbol names its lines itself; {flag} cannot be combined with it."
             )));
         }
+        if let Some(how) = leaner(Some(symbol.clone())) {
+            return Ok(how);
+        }
         return Ok(match request.call.outline {
             true => How::Structure(Structure::Outline {
                 // 0: from the symbol's start.
@@ -283,6 +348,9 @@ fn how(
                 from: w.start_line,
             }),
         });
+    }
+    if let Some(how) = leaner(None) {
+        return Ok(how);
     }
     if request.call.outline {
         if let Some(flag) = first(&[
@@ -345,13 +413,14 @@ fn how(
 }
 
 /// The window settings a structured read starts from; its lines come from the symbol.
-fn structure_spec(request: &Request, budget: u64) -> WindowSpec {
+fn structure_spec(request: &Request, budget: Budget) -> WindowSpec {
     WindowSpec {
         start: Start::Line(1),
         limit: request.call.limit.unwrap_or(MAX_LIMIT),
         start_char: 1,
         max_line_chars: request.settings.max_line_chars,
-        max_bytes: budget,
+        max_bytes: budget.bytes,
+        max_tokens: budget.tokens,
         numbers: request.settings.numbers,
         line_endings: request.format != Format::Text,
     }
@@ -421,7 +490,7 @@ pub fn line_ref(path: &[u8]) -> Option<(&[u8], LineRef)> {
 fn spec_for(
     request: &Request,
     reference: Option<LineRef>,
-    budget: u64,
+    budget: Budget,
 ) -> Result<WindowSpec, Error> {
     let w = &request.call;
     let name = |param: &str| request.wording().name(param);
@@ -433,7 +502,8 @@ fn spec_for(
         limit: w.tail.or(w.limit).unwrap_or(DEFAULT_LIMIT),
         start_char: w.start_char.unwrap_or(1),
         max_line_chars: request.settings.max_line_chars,
-        max_bytes: budget,
+        max_bytes: budget.bytes,
+        max_tokens: budget.tokens,
         numbers: request.settings.numbers,
         line_endings: request.format != Format::Text,
     };
@@ -441,6 +511,7 @@ fn spec_for(
         // Streamed to the end, whole (SPEC §17): no limit, budget or cut applies.
         spec.limit = u64::MAX;
         spec.max_bytes = u64::MAX;
+        spec.max_tokens = None;
         spec.max_line_chars = u64::MAX;
     }
     let Some(reference) = reference else {

@@ -20,7 +20,7 @@ use crate::error::Error;
 use crate::outcome::{Answer, Document, DocumentKind};
 use crate::outcome::{FileFacts, Listing, MapRead, Success};
 use crate::read::sniff::EncodingChoice;
-use crate::read::{self, LineSink, ReadError, WindowSpec};
+use crate::read::{self, Budget, LineSink, ReadError, WindowSpec};
 use crate::target::{self, How, Plan};
 use crate::workspace::dir;
 use document::document_kind;
@@ -46,7 +46,7 @@ pub fn parses(request: &Request, plan: &Plan) -> bool {
 pub fn answer(
     request: &Request,
     target: &Target,
-    budget: u64,
+    budget: Budget,
     sink: Option<&mut dyn LineSink>,
 ) -> Answer {
     let started = Instant::now();
@@ -59,26 +59,25 @@ pub fn answer(
 /// what each shows is taken from what the next gets; each gets at least one byte, so that
 /// it shows its first line (cut to fit, as any line too long for the budget is).
 pub fn answer_all(request: &Request) -> Vec<Answer> {
-    let mut budget = request.settings.max_bytes;
+    let mut budget = request.budget();
     let mut answers = Vec::with_capacity(request.targets.len());
     for target in &request.targets {
         let answer = answer(request, target, budget, None);
-        budget = budget.saturating_sub(shown_bytes(&answer)).max(1);
+        budget = budget.after(shown_content(&answer));
         answers.push(answer);
     }
     answers
 }
 
-/// The bytes of content an answer shows.
-pub fn shown_bytes(answer: &Answer) -> u64 {
-    let shown = match &answer.result {
-        Ok(Success::Text(read)) => read.window.content.len(),
-        Ok(Success::Directory(listing)) => listing.window.content.len(),
-        Ok(Success::Map(map)) => map.window.content.len(),
-        Ok(Success::Outline(outline)) => outline.content.len(),
-        _ => 0,
-    };
-    shown as u64
+/// The content an answer shows.
+pub fn shown_content(answer: &Answer) -> &[u8] {
+    match &answer.result {
+        Ok(Success::Text(read)) => &read.window.content,
+        Ok(Success::Directory(listing)) => &listing.window.content,
+        Ok(Success::Map(map)) => &map.window.content,
+        Ok(Success::Outline(outline)) => &outline.content,
+        _ => &[],
+    }
 }
 
 /// How a target prints (`<stdin>` for standard input).

@@ -18,7 +18,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::args::request::{Mode, Request};
-use crate::structure::{self, Language, OutlineError, Symbol};
+use crate::structure::{self, Body, Language, OutlineError, Symbol};
 
 /// The MCP server's outlines, at most this many bytes (as [`weight`] counts them).
 const MEMORY_BYTES: u64 = 64 << 20;
@@ -194,6 +194,7 @@ fn read_entry(file: &Path, key: &str) -> Option<Vec<Symbol>> {
             end,
             depth,
             parent,
+            body,
         ] = &row[..]
         else {
             return None;
@@ -207,6 +208,23 @@ fn read_entry(file: &Path, key: &str) -> Option<Vec<Symbol>> {
                     .filter(|&p| p < symbols.len())?,
             ),
         };
+        // A function's body, for signature views: [open, first, last, close or null].
+        let body = match body {
+            Value::Null => None,
+            Value::Array(b) => match &b[..] {
+                [open, first, last, close] => Some(Body {
+                    open: number(open)?,
+                    first: number(first)?,
+                    last: number(last)?,
+                    close: match close {
+                        Value::Null => None,
+                        v => Some(number(v)?),
+                    },
+                }),
+                _ => return None,
+            },
+            _ => return None,
+        };
         symbols.push(Symbol {
             name: name.as_str()?.to_string(),
             qualified_name: qualified_name.as_str()?.to_string(),
@@ -217,6 +235,7 @@ fn read_entry(file: &Path, key: &str) -> Option<Vec<Symbol>> {
             end_line: number(end)?,
             depth: u32::try_from(number(depth)?).ok()?,
             parent,
+            body,
         });
     }
     Some(symbols)
@@ -237,7 +256,9 @@ fn write_entry(dir: &Path, key: &str, symbols: &[Symbol]) -> std::io::Result<()>
                 s.def_line,
                 s.end_line,
                 s.depth,
-                s.parent
+                s.parent,
+                s.body
+                    .map(|b| serde_json::json!([b.open, b.first, b.last, b.close]))
             ])
         })
         .collect();

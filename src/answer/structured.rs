@@ -9,15 +9,15 @@ use std::time::Duration;
 
 use crate::answer::document;
 use crate::answer::text::read_text;
-use crate::args::params::name;
+use crate::args::params::{DEFAULT_LIMIT, name};
 use crate::args::request::Request;
 use crate::error::{Error, ErrorCode};
 use crate::outcome::Document;
-use crate::outcome::{FileFacts, OutlineRead, Success, SymbolInfo};
-use crate::read::window::{Start, TruncatedBy, WindowSpec, write_cut_marker};
-use crate::read::{self, TextInput};
+use crate::outcome::{Elided, FileFacts, Leaner, OutlineRead, Success, SymbolInfo, TextRead};
+use crate::read::window::{Start, TruncatedBy, WindowSpec, entries_window, write_cut_marker};
+use crate::read::{self, TextInput, tokens};
 use crate::structure::{self, KNOWN_LANGUAGES, Language, Lookup, Symbol};
-use crate::target::Structure;
+use crate::target::{Scope, Structure};
 
 /// The largest file that is parsed.
 pub const MAX_PARSE_BYTES: u64 = 8 << 20;
@@ -76,14 +76,7 @@ pub fn read(
             let language = known(language, &path, request)?;
             let symbols = parse(language, &bytes, &path, request)?;
             let find = |query: &str| lookup(&symbols, language, query, &path);
-            let page = Page {
-                from,
-                from_char,
-                to,
-                within,
-                budget: spec.max_bytes,
-                titles: Vec::new(),
-            };
+            let page = Page::of(request, spec, from, from_char, to, within);
             outline(
                 request,
                 facts,
@@ -93,6 +86,41 @@ pub fn read(
                 page,
                 &find,
             )
+        }
+        Structure::Signatures(scope) => {
+            let language = known(language, &path, request)?;
+            let symbols = parse(language, &bytes, &path, request)?;
+            let find = |query: &str| lookup(&symbols, language, query, &path);
+            let source = Source {
+                bytes: &bytes,
+                language: language.name(),
+                symbols: &symbols,
+                markdown: Some(language == Language::Markdown),
+                document: None,
+            };
+            let view = signatures_view(&source, &scope, &find, &path)?;
+            let within = view.symbol.clone();
+            let limit = request.call.limit.unwrap_or(DEFAULT_LIMIT);
+            let spec = WindowSpec { limit, ..*spec };
+            signatures_read(request, facts, &source, &view, &spec, within)
+        }
+        Structure::Fit(scope) => {
+            let Some(language) = language else {
+                // No known language: the usual window (SPEC §18).
+                let spec = plain_spec(request, spec, &scope);
+                let input = TextInput::Stream(Cursor::new(bytes));
+                return read_text(request, facts, input, &spec, None, None, None);
+            };
+            let symbols = parse(language, &bytes, &path, request)?;
+            let find = |query: &str| lookup(&symbols, language, query, &path);
+            let source = Source {
+                bytes: &bytes,
+                language: language.name(),
+                symbols: &symbols,
+                markdown: Some(language == Language::Markdown),
+                document: None,
+            };
+            fit(request, facts, &source, spec, &scope, &find)
         }
         Structure::Symbol { query, from } => {
             let language = known(language, &path, request)?;
@@ -152,6 +180,7 @@ fn read_document(
             end_line: part.end_line,
             depth: 0,
             parent: None,
+            body: None,
         })
         .collect();
     let bytes = view.text.into_bytes();
@@ -174,12 +203,8 @@ fn read_document(
                 .filter_map(|part| Some((part.start_line, part.title.clone()?)))
                 .collect();
             let page = Page {
-                from,
-                from_char,
-                to,
-                within,
-                budget: spec.max_bytes,
                 titles,
+                ..Page::of(request, spec, from, from_char, to, within)
             };
             outline(
                 request,
@@ -190,6 +215,17 @@ fn read_document(
                 page,
                 &find,
             )
+        }
+        Structure::Signatures(_) => Err(known(None, &path, request).unwrap_err()),
+        Structure::Fit(scope) => {
+            let source = Source {
+                bytes: &bytes,
+                language: view.kind.name(),
+                symbols: &symbols,
+                markdown: None,
+                document: Some(document),
+            };
+            fit(request, facts, &source, spec, &scope, &find)
         }
         Structure::Symbol { query, from } => {
             let symbol = &symbols[find(&query)?];
@@ -502,6 +538,32 @@ struct Page {
     /// What the outline shows for the symbol starting at a line, when it is not that
     /// line (a notebook's cell: its name, kind and first line).
     titles: Vec<(u64, String)>,
+    /// The tokens its lines may take.
+    tokens: Option<u64>,
+    /// The most symbols it lists.
+    limit: usize,
+}
+
+impl Page {
+    fn of(
+        request: &Request,
+        spec: &WindowSpec,
+        from: u64,
+        from_char: u64,
+        to: Option<u64>,
+        within: Option<String>,
+    ) -> Page {
+        Page {
+            from,
+            from_char,
+            to,
+            within,
+            budget: spec.max_bytes,
+            tokens: spec.max_tokens,
+            limit: request.call.limit.unwrap_or(DEFAULT_LIMIT) as usize,
+            titles: Vec::new(),
+        }
+    }
 }
 
 /// A page of the file's outline: the symbols `page` selects, at most `--limit` of them
@@ -523,6 +585,8 @@ fn outline(
         within,
         budget,
         titles,
+        tokens: max_tokens,
+        limit,
     } = page;
     // The symbols counted: the file's, or those inside the symbol `within`.
     let (first, last, counted): (u64, u64, Vec<&Symbol>) = match &within {
@@ -586,10 +650,6 @@ fn outline(
         .copied()
         .filter(|s| starts_after(s) && s.start_line <= to)
         .collect();
-    let limit = request
-        .call
-        .limit
-        .unwrap_or(crate::args::params::DEFAULT_LIMIT) as usize;
     let text_of = |line: u64| -> String {
         let raw = line_text(line);
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
@@ -625,6 +685,20 @@ fn outline(
             ..info(symbol)
         });
     }
+    if let Some(max) = max_tokens
+        && !tokens::within(&content, max)
+    {
+        let ends: Vec<usize> = content
+            .iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == b'\n')
+            .map(|(at, _)| at + 1)
+            .collect();
+        let keep = tokens::lines_within(&content, &ends, max).max(1);
+        content.truncate(ends[keep - 1]);
+        shown.truncate(keep);
+        truncated_by = Some(TruncatedBy::Tokens);
+    }
     let following = chosen.get(shown.len());
     let next = following.map(|s| s.start_line);
     if next.is_some() && truncated_by.is_none() {
@@ -654,6 +728,7 @@ fn outline(
         next_start_char,
         truncated_by,
         start_line: from,
+        view: None,
     }))
 }
 
@@ -667,4 +742,274 @@ pub fn cut(text: &str, max_chars: u64) -> String {
     let mut line = kept.into_bytes();
     write_cut_marker(&mut line, chars - max_chars);
     String::from_utf8_lossy(&line).into_owned()
+}
+
+/// A parsed file, as the leaner views of SPEC §18 see it.
+struct Source<'a> {
+    bytes: &'a [u8],
+    /// `data.language`: the language's name, or the document's kind.
+    language: &'static str,
+    symbols: &'a [Symbol],
+    /// Whether its signatures are Markdown's sections; None: it has no signatures view
+    /// (a notebook or a PDF).
+    markdown: Option<bool>,
+    document: Option<Document>,
+}
+
+/// A signatures view of some lines: each entry a line of the file or a marker.
+struct SignaturesView {
+    /// `(number, text)`: a line's own number, or a marker's first elided line.
+    entries: Vec<(u64, Vec<u8>)>,
+    /// The last line of the file each entry stands for.
+    covers: Vec<u64>,
+    /// Each marker's run, by entry.
+    markers: Vec<Option<Elided>>,
+    total_lines: u64,
+    /// The symbol the view is of (`PATH#SYMBOL --signatures`).
+    symbol: Option<SymbolInfo>,
+}
+
+/// The file's lines, each without its line end (a UTF-8 BOM left out).
+fn file_lines(bytes: &[u8]) -> Vec<&[u8]> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    if bytes.is_empty() || bytes.ends_with(b"\n") {
+        lines.pop();
+    }
+    lines
+        .into_iter()
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .collect()
+}
+
+/// The lines `scope` asks for: its symbol's, or from its start line to its end.
+fn scope_lines(
+    source: &Source,
+    scope: &Scope,
+    find: &dyn Fn(&str) -> Result<usize, Error>,
+    total: u64,
+    path: &str,
+) -> Result<(u64, u64, Option<SymbolInfo>), Error> {
+    if let Some(query) = &scope.within {
+        let symbol = &source.symbols[find(query)?];
+        return Ok((symbol.start_line, symbol.end_line, Some(info(symbol))));
+    }
+    if scope.from > total.max(1) {
+        return Err(crate::error::past_the_end(
+            &read::WindowError::StartLinePastEnd {
+                start_line: scope.from,
+                total_lines: total,
+            },
+            path,
+            "line",
+            "lines",
+        ));
+    }
+    Ok((scope.from, scope.to.unwrap_or(total).min(total), None))
+}
+
+/// The signatures view of the lines `scope` asks for (SPEC §18).
+fn signatures_view(
+    source: &Source,
+    scope: &Scope,
+    find: &dyn Fn(&str) -> Result<usize, Error>,
+    path: &str,
+) -> Result<SignaturesView, Error> {
+    let lines = file_lines(source.bytes);
+    let total = lines.len() as u64;
+    let (lo, hi, symbol) = scope_lines(source, scope, find, total, path)?;
+    let runs = structure::elisions(source.symbols, source.markdown == Some(true), &lines);
+    let text = |n: u64| lines.get(n as usize - 1).copied().unwrap_or_default();
+    let mut view = SignaturesView {
+        entries: Vec::new(),
+        covers: Vec::new(),
+        markers: Vec::new(),
+        total_lines: total,
+        symbol,
+    };
+    let mut runs = runs.iter().peekable();
+    let mut n = lo;
+    while n <= hi {
+        while runs.next_if(|run| run.last < n).is_some() {}
+        match runs.peek() {
+            Some(run) if run.first <= n => {
+                let last = run.last.min(hi);
+                let name = &source.symbols[run.symbol].name;
+                // Indented as the body's first line that has text.
+                let indent: Vec<u8> = (n..=last)
+                    .map(text)
+                    .find(|l| l.iter().any(|b| !b.is_ascii_whitespace()))
+                    .map(|l| {
+                        l.iter()
+                            .take_while(|&&b| b == b' ' || b == b'\t')
+                            .copied()
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let mut marker = indent;
+                marker.extend_from_slice(format!("⋯ lines {n}-{last} (body of {name})").as_bytes());
+                view.entries.push((n, marker));
+                view.covers.push(last);
+                view.markers.push(Some(Elided {
+                    start_line: n,
+                    end_line: last,
+                    symbol: name.clone(),
+                }));
+                n = last + 1;
+            }
+            _ => {
+                view.entries.push((n, text(n).to_vec()));
+                view.covers.push(n);
+                view.markers.push(None);
+                n += 1;
+            }
+        }
+    }
+    Ok(view)
+}
+
+/// A page of a signatures view, within `spec`'s limit and budgets.
+fn signatures_read(
+    request: &Request,
+    mut facts: FileFacts,
+    source: &Source,
+    view: &SignaturesView,
+    spec: &WindowSpec,
+    symbol: Option<SymbolInfo>,
+) -> Result<Success, Error> {
+    let entries: Vec<(u64, &[u8])> = view
+        .entries
+        .iter()
+        .map(|(n, text)| (*n, text.as_slice()))
+        .collect();
+    let (mut window, shown) = entries_window(&entries, spec);
+    window.total_lines = view.total_lines;
+    window.covered_to = view.covers.get(shown.wrapping_sub(1)).copied();
+    if request.wants_hash() {
+        facts.content_hash = Some(blake3::hash(source.bytes).to_hex().to_string());
+    }
+    Ok(Success::Text(TextRead {
+        facts,
+        window,
+        encoding: "utf-8".to_string(),
+        bom: source.bytes.starts_with(b"\xEF\xBB\xBF"),
+        suggested_encoding: None,
+        language: Some(source.language),
+        symbol,
+        document: None,
+        target_line: None,
+        range: false,
+        leaner: Some(Box::new(Leaner {
+            elided: Some(view.markers[..shown].iter().flatten().cloned().collect()),
+            view: None,
+        })),
+    }))
+}
+
+/// The usual window of the lines `scope` asks for, for a file `--fit` has no view of.
+fn plain_spec(request: &Request, spec: &WindowSpec, scope: &Scope) -> WindowSpec {
+    WindowSpec {
+        start: Start::Line(scope.from),
+        limit: match scope.to {
+            Some(to) => to.saturating_sub(scope.from) + 1,
+            None => request.call.limit.unwrap_or(DEFAULT_LIMIT),
+        },
+        ..*spec
+    }
+}
+
+/// `--fit` (SPEC §18): the richest view of the asked lines that fits the budget whole:
+/// the lines, else their signatures, else their outline, else the outline's first page.
+fn fit(
+    request: &Request,
+    facts: FileFacts,
+    source: &Source,
+    spec: &WindowSpec,
+    scope: &Scope,
+    find: &dyn Fn(&str) -> Result<usize, Error>,
+) -> Result<Success, Error> {
+    let fits = |content: &[u8]| match spec.max_tokens {
+        Some(max) => tokens::within(content, max),
+        None => content.len() as u64 <= spec.max_bytes,
+    };
+    let path = facts.path.clone();
+    let total = count_lines(source.bytes);
+    let (lo, hi, symbol) = scope_lines(source, scope, find, total, &path)?;
+    let whole = WindowSpec {
+        start: Start::Line(lo),
+        limit: (hi + 1).saturating_sub(lo).max(1),
+        max_bytes: u64::MAX,
+        max_tokens: None,
+        ..*spec
+    };
+    // The lines themselves.
+    let input = TextInput::Stream(Cursor::new(source.bytes.to_vec()));
+    let mut lines = read_text(
+        request,
+        facts.clone(),
+        input,
+        &whole,
+        None,
+        source.document,
+        None,
+    )?;
+    if let Success::Text(read) = &mut lines
+        && fits(&read.window.content)
+    {
+        read.language = Some(source.language);
+        read.symbol = symbol;
+        read.leaner = Some(Box::new(Leaner {
+            elided: None,
+            view: Some("lines"),
+        }));
+        return Ok(lines);
+    }
+    drop(lines);
+    // Their signatures.
+    if source.markdown.is_some() {
+        let view = signatures_view(source, scope, find, &path)?;
+        let mut read = signatures_read(request, facts.clone(), source, &view, &whole, symbol)?;
+        if let Success::Text(text) = &mut read
+            && fits(&text.window.content)
+        {
+            if let Some(leaner) = &mut text.leaner {
+                leaner.view = Some("signatures");
+            }
+            return Ok(read);
+        }
+    }
+    // Their outline, whole, else its first page.
+    let outline_of = |budget: u64, tokens: Option<u64>, limit: usize| {
+        let page = Page {
+            from: lo,
+            from_char: 1,
+            to: Some(hi),
+            within: scope.within.clone(),
+            budget,
+            tokens,
+            limit,
+            titles: Vec::new(),
+        };
+        outline(
+            request,
+            facts.clone(),
+            source.bytes,
+            source.language,
+            source.symbols,
+            page,
+            find,
+        )
+    };
+    let mut answer = outline_of(u64::MAX, None, usize::MAX)?;
+    let whole_fits = match &answer {
+        Success::Outline(o) => fits(&o.content),
+        _ => true,
+    };
+    if !whole_fits {
+        answer = outline_of(spec.max_bytes, spec.max_tokens, DEFAULT_LIMIT as usize)?;
+    }
+    if let Success::Outline(o) = &mut answer {
+        o.view = Some("outline");
+    }
+    Ok(answer)
 }

@@ -179,6 +179,7 @@ pub fn read_text<R: Read>(
         document,
         target_line: None,
         range: false,
+        leaner: None,
     }))
 }
 

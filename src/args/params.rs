@@ -15,6 +15,11 @@ pub const MAX_LINE_CHARS: u64 = 1_000_000;
 pub const DEFAULT_MAX_BYTES: u64 = 51200;
 pub const MAX_LIMIT: u64 = 2000;
 pub const MAX_CONTEXT: u64 = 999;
+/// The largest `--max-tokens` (SPEC §18).
+pub const MAX_TOKENS: u64 = 1_000_000;
+/// The MCP server's token budget unless its `--max-tokens` says otherwise: under the
+/// 10,000-token warning Claude Code prints for a tool answer.
+pub const MCP_MAX_TOKENS: u64 = 9000;
 /// The most targets one call's `paths` names.
 pub const MAX_PATHS: usize = 50;
 
@@ -37,6 +42,9 @@ pub mod name {
     pub const ENCLOSING: &str = "enclosing";
     pub const RAW: &str = "raw";
     pub const ENCODING: &str = "encoding";
+    pub const MAX_TOKENS: &str = "max_tokens";
+    pub const SIGNATURES: &str = "signatures";
+    pub const FIT: &str = "fit";
 }
 
 /// The tool parameters of one call, each checked on its own (their combination is checked
@@ -65,6 +73,12 @@ pub struct CallParams {
     pub enclosing: bool,
     /// Notebooks and PDFs as their bytes (SPEC §16).
     pub raw: bool,
+    /// A budget for the content in `o200k_base` tokens (SPEC §18).
+    pub max_tokens: Option<u64>,
+    /// Function and method bodies elided (SPEC §18).
+    pub signatures: bool,
+    /// The richest view that fits the budget whole (SPEC §18).
+    pub fit: bool,
 }
 
 /// `[start, end]` of `view_range`, `end` None for "to the end".
@@ -378,6 +392,51 @@ pub static PARAMS: &[Param] = &[
             check: check_encoding,
             expected: "an encoding name",
             field: |g| &mut g.encoding,
+        },
+    },
+    Param {
+        name: name::MAX_TOKENS,
+        aliases: &[],
+        long: Some("max-tokens"),
+        short: None,
+        value_name: "N",
+        help: "Budget for the window's content in o200k_base tokens, 1-1000000 [default: none; 9000 with --mcp]",
+        description: "Most tokens (o200k_base) of content to show, as the window's budget: set it to what you can afford for this read; the server's default applies otherwise.",
+        advertised: true,
+        required: false,
+        kind: ParamType::Integer {
+            min: 1,
+            max: MAX_TOKENS,
+            default: None,
+            field: |g| &mut g.max_tokens,
+        },
+    },
+    Param {
+        name: name::SIGNATURES,
+        aliases: &[],
+        long: Some("signatures"),
+        short: None,
+        value_name: "",
+        help: "Show the file with function and method bodies elided: imports, types and signatures",
+        description: "Show a source file with its function and method bodies elided (one marker line each): the whole file's API in a fraction of the tokens. Use it to understand a large file before reading one symbol.",
+        advertised: true,
+        required: false,
+        kind: ParamType::Flag {
+            field: |g| &mut g.signatures,
+        },
+    },
+    Param {
+        name: name::FIT,
+        aliases: &[],
+        long: Some("fit"),
+        short: None,
+        value_name: "",
+        help: "Show the richest view that fits the budget whole: the lines, else signatures, else the outline",
+        description: "Show the richest view of the file that fits the token (or byte) budget whole: its lines, else its signatures, else its outline. Use it when a file may be too large to read at once.",
+        advertised: true,
+        required: false,
+        kind: ParamType::Flag {
+            field: |g| &mut g.fit,
         },
     },
 ];
@@ -863,7 +922,7 @@ mod tests {
         let err = from_json(&object(r#"{"path":"a","lines":3}"#)).unwrap_err();
         assert_eq!(
             err.message,
-            "Unknown parameter 'lines'. Accepted: path (file_path, filePath), paths, start_line (offset), limit (max_lines), tail, start_char, hash, if_changed, symbol, outline, enclosing, raw, encoding."
+            "Unknown parameter 'lines'. Accepted: path (file_path, filePath), paths, start_line (offset), limit (max_lines), tail, start_char, hash, if_changed, symbol, outline, enclosing, raw, encoding, max_tokens, signatures, fit."
         );
         assert!(from_json(&object(r#"{"path":"a","filePath":"b"}"#)).is_err());
     }

@@ -27,6 +27,9 @@ pub use crate::args::params::{DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS, MAX_LIN
 pub struct Settings {
     pub max_line_chars: u64,
     pub max_bytes: u64,
+    /// The MCP server's default token budget (`--max-tokens`, else 9000); None on the
+    /// command line, which has no token budget unless a call gives one.
+    pub max_tokens: Option<u64>,
     pub numbers: NumberStyle,
     pub max_file_size: Option<SizeLimit>,
     pub encoding: EncodingChoice,
@@ -90,11 +93,23 @@ impl Settings {
         };
         let cache = !cli.no_cache
             && std::env::var_os("AGENTREAD_NO_CACHE").is_none_or(|v| v.is_empty() || v == "0");
+        // The server's `--max-tokens` is its default budget; on the command line it is
+        // the call's own parameter.
+        let max_tokens = match cli.mcp {
+            true => Some(
+                cli.tool
+                    .check()?
+                    .max_tokens
+                    .unwrap_or(params::MCP_MAX_TOKENS),
+            ),
+            false => None,
+        };
         Ok(Settings {
             cache,
             roots_timeout,
             max_line_chars,
             max_bytes,
+            max_tokens,
             numbers: cli.numbers,
             max_file_size,
             encoding,
@@ -158,6 +173,15 @@ impl Request {
     /// `--all` (the command line only).
     pub fn all(&self) -> bool {
         self.mode == Mode::CommandLine { all: true }
+    }
+
+    /// What one answer may show: the byte budget, and the call's token budget, else the
+    /// server's (SPEC §18).
+    pub fn budget(&self) -> crate::read::Budget {
+        crate::read::Budget {
+            bytes: self.settings.max_bytes,
+            tokens: self.call.max_tokens.or(self.settings.max_tokens),
+        }
     }
 
     /// `paths` was given: the targets share one byte budget (SPEC §16).
@@ -549,6 +573,13 @@ fn check_all(cli: &Cli, call: &CallParams, format: Format) -> Result<(), Error> 
         ),
         (call.outline, "--outline", "drop one of them"),
         (call.enclosing, "--enclosing", "drop one of them"),
+        (
+            call.max_tokens.is_some(),
+            "--max-tokens",
+            "drop --max-tokens: --all has no budget",
+        ),
+        (call.signatures, "--signatures", "drop one of them"),
+        (call.fit, "--fit", "drop one of them"),
     ]
     .into_iter()
     .find(|(given, ..)| *given);
@@ -570,7 +601,17 @@ pub fn mcp_conflict(cli: &Cli) -> Option<String> {
     ]
     .into_iter()
     .find_map(|(given, name)| given.then(|| name.to_string()))
-    .or_else(|| cli_window_flag(cli))
+    .or_else(|| match cli.paths.is_empty() {
+        false => Some("a PATH argument".to_string()),
+        // `--max-tokens` is also the server's default budget (SPEC §12, §18).
+        true => cli
+            .tool
+            .given
+            .iter()
+            .find(|(param, _)| param.name != name::MAX_TOKENS)
+            .map(|(param, _)| param.flag())
+            .or_else(|| cli.all.then(|| "--all".to_string())),
+    })
 }
 
 fn check_cli(cli: &Cli) -> Result<Checked, Error> {

@@ -225,7 +225,7 @@ impl Server {
             return self.answer_several(request, root, started).await;
         }
         let target = request.targets[0].clone();
-        let plan = match target::resolve(&request, &target, settings.max_bytes) {
+        let plan = match target::resolve(&request, &target, request.budget()) {
             Ok(plan) => plan,
             Err(error) => {
                 let answer = answer::finish(&request, &target, started, Err(error));

@@ -12,6 +12,7 @@
 //! - `line`: cutting one line to its shown part, counting the rest;
 //! - `endings`: what line endings the whole input uses;
 //! - `numbers`: line-number prefixes;
+//! - `tokens`: exact `o200k_base` counts, for `stats.tokens` and `--max-tokens`;
 //! - `window`: skip, take, cut, count: the window itself.
 
 pub mod buffer;
@@ -24,6 +25,7 @@ pub mod reference;
 pub mod sniff;
 pub mod source;
 pub mod tally;
+pub mod tokens;
 pub mod transcode;
 pub mod window;
 
@@ -35,7 +37,7 @@ use encoding_rs::UTF_8;
 use metered::Metered;
 use sniff::EncodingChoice;
 use transcode::Transcoder;
-pub use window::{LineSink, Start, Window, WindowError, WindowSpec};
+pub use window::{Budget, LineSink, Start, Window, WindowError, WindowSpec};
 
 /// How a text input is read: the window, the encoding and what to do with the bytes.
 #[derive(Debug, Clone, Copy)]
@@ -269,6 +271,7 @@ mod tests {
             start_char: 1,
             max_line_chars: 2000,
             max_bytes: 51200,
+            max_tokens: None,
             numbers: NumberStyle::Pipe,
             line_endings: true,
         }

@@ -1,4 +1,4 @@
-//! The four line-number styles of SPEC §1, written without allocating.
+//! The line-number styles of SPEC §1 (`compact`: §18), written without allocating.
 
 use clap::ValueEnum;
 
@@ -12,6 +12,8 @@ pub enum NumberStyle {
     Tab,
     /// `N: ` (no padding)
     Colon,
+    /// `N|` (no padding, no space): the leanest numbering in tokens
+    Compact,
     /// no numbers: the lines as they are
     None,
 }
@@ -29,6 +31,7 @@ impl NumberStyle {
             NumberStyle::Pipe => (4, b" | "),
             NumberStyle::Tab => (6, b"\t"),
             NumberStyle::Colon => (0, b": "),
+            NumberStyle::Compact => (0, b"|"),
             NumberStyle::None => return,
         };
         // Assembled on the stack and appended once: this runs for every line.
@@ -153,7 +156,12 @@ mod tests {
             .chain([12, 3, 100_000])
         {
             counter.set(n);
-            for style in [NumberStyle::Pipe, NumberStyle::Tab, NumberStyle::Colon] {
+            for style in [
+                NumberStyle::Pipe,
+                NumberStyle::Tab,
+                NumberStyle::Colon,
+                NumberStyle::Compact,
+            ] {
                 let mut out = Vec::new();
                 style.write_prefix_of(&mut out, &counter);
                 assert_eq!(String::from_utf8(out).unwrap(), prefix(style, n), "{n}");
@@ -169,6 +177,8 @@ mod tests {
         assert_eq!(prefix(NumberStyle::Tab, 42), "    42\t");
         assert_eq!(prefix(NumberStyle::Tab, 1234567), "1234567\t");
         assert_eq!(prefix(NumberStyle::Colon, 12), "12: ");
+        assert_eq!(prefix(NumberStyle::Compact, 12), "12|");
+        assert_eq!(prefix(NumberStyle::Compact, 123456), "123456|");
         assert_eq!(prefix(NumberStyle::None, 12), "");
     }
 }

@@ -34,9 +34,33 @@ pub struct WindowSpec {
     pub start_char: u64,
     pub max_line_chars: u64,
     pub max_bytes: u64,
+    /// `--max-tokens` (SPEC §18): the content's `o200k_base` tokens, applied as
+    /// `max_bytes` is. None: no token budget (the tokenizer is then never loaded).
+    pub max_tokens: Option<u64>,
     pub numbers: NumberStyle,
     /// Find the input's line endings (`stats.line_endings`); text output does not show them.
     pub line_endings: bool,
+}
+
+/// What one answer may show: `--max-bytes` and `--max-tokens`, or, with `paths`, what
+/// the answers before it left of them (SPEC §16, §18).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    pub bytes: u64,
+    pub tokens: Option<u64>,
+}
+
+impl Budget {
+    /// What is left after an answer showed `content`: at least one byte and one token,
+    /// so that the next answer still shows its first line, cut to fit.
+    pub fn after(self, content: &[u8]) -> Budget {
+        Budget {
+            bytes: self.bytes.saturating_sub(content.len() as u64).max(1),
+            tokens: self
+                .tokens
+                .map(|t| t.saturating_sub(super::tokens::count(content)).max(1)),
+        }
+    }
 }
 
 /// Why lines remain after the window.
@@ -44,6 +68,7 @@ pub struct WindowSpec {
 pub enum TruncatedBy {
     Limit,
     Bytes,
+    Tokens,
 }
 
 impl TruncatedBy {
@@ -51,6 +76,7 @@ impl TruncatedBy {
         match self {
             TruncatedBy::Limit => "limit",
             TruncatedBy::Bytes => "bytes",
+            TruncatedBy::Tokens => "tokens",
         }
     }
 }
@@ -94,8 +120,15 @@ pub struct Window {
     pub start_line: u64,
     pub total_lines: u64,
     pub truncated_by: Option<TruncatedBy>,
-    /// With `--tail`: lines of the tail left out to keep within `--max-bytes`.
+    /// With `--tail`: lines of the tail left out to keep within `--max-bytes` (or
+    /// `--max-tokens`, as `tail_dropped_by` says).
     pub tail_dropped: u64,
+    pub tail_dropped_by: TruncatedBy,
+    /// The token budget the window was read within, for the footer that names it.
+    pub max_tokens: Option<u64>,
+    /// The last input line the window covers, when its lines are not the input's one
+    /// for one (a signatures view, whose marker lines stand for runs of lines).
+    pub covered_to: Option<u64>,
     /// None when they were not looked for (`WindowSpec::line_endings`).
     pub line_endings: Option<LineEndings>,
     /// `--all`: the lines handed to a [`LineSink`] as they were read, not held here.
@@ -136,6 +169,9 @@ impl Window {
             total_lines: 0,
             truncated_by: None,
             tail_dropped: 0,
+            tail_dropped_by: TruncatedBy::Bytes,
+            max_tokens: None,
+            covered_to: None,
             line_endings: None,
             streamed: Streamed::default(),
         }
@@ -163,6 +199,9 @@ impl Window {
     }
 
     pub fn end_line(&self) -> Option<u64> {
+        if self.covered_to.is_some() && !self.lines.is_empty() {
+            return self.covered_to;
+        }
         match self.lines.last() {
             Some(line) => Some(line.number),
             None => (self.streamed.lines > 0).then(|| self.start_line + self.streamed.lines - 1),
@@ -220,6 +259,63 @@ impl From<io::Error> for WindowError {
     fn from(err: io::Error) -> WindowError {
         WindowError::Io(err)
     }
+}
+
+/// A window of numbered lines that are not an input's lines one for one (the signatures
+/// view of SPEC §18): each entry, `(number, text)`, is one line with its own number, cut
+/// as `--max-line-chars` cuts, within `spec`'s limit and budgets as a window's lines
+/// are. Returns the window and how many entries it shows; the caller sets what the
+/// window says about the input (`total_lines`, `truncated_by`, `covered_to`).
+pub fn entries_window(entries: &[(u64, &[u8])], spec: &WindowSpec) -> (Window, usize) {
+    let start = entries.first().map_or(1, |(number, _)| *number);
+    let mut window = Window::empty(start);
+    window.max_tokens = spec.max_tokens;
+    let mut number = LineNumber::default();
+    let max_chars = spec.max_line_chars.min(MAX_LINE_CHARS);
+    let mut byte_stop = false;
+    for &(n, text) in entries {
+        if window.lines.len() as u64 == spec.limit {
+            break;
+        }
+        let out = &mut window.content;
+        let before = out.len();
+        number.set(n);
+        spec.numbers.write_prefix_of(out, &number);
+        let text_start = out.len();
+        let room = budget(spec).saturating_sub(text_start - before);
+        let mut cutter = LineCutter::within(0, max_chars, room);
+        cutter.feed(text, out);
+        let facts = cutter.finish(out);
+        let marker_start = out.len();
+        if facts.is_cut() {
+            write_cut_marker(out, facts.dropped);
+        }
+        let parts = [
+            text_start - before,
+            marker_start - text_start,
+            out.len() - marker_start,
+        ];
+        out.push(b'\n');
+        if !window.lines.is_empty() && out.len() > budget(spec) {
+            out.truncate(before);
+            byte_stop = true;
+            break;
+        }
+        window.lines.push(ShownLine {
+            number: n,
+            facts,
+            parts,
+        });
+    }
+    let fitted = fit_tokens(&mut window, spec);
+    let shown = window.lines.len();
+    window.truncated_by = match (shown < entries.len(), fitted, byte_stop) {
+        (false, ..) => None,
+        (true, Some(_), _) => Some(TruncatedBy::Tokens),
+        (true, None, true) => Some(TruncatedBy::Bytes),
+        (true, None, false) => Some(TruncatedBy::Limit),
+    };
+    (window, shown)
 }
 
 /// Reads the window `spec` asks for from `input`.
@@ -308,12 +404,15 @@ fn forward<R: Read>(
         }
         window.lines.push(line);
     }
-    let after = source.count_rest()? + u64::from(rejected);
+    window.max_tokens = spec.max_tokens;
+    let fitted = fit_tokens(&mut window, spec);
+    let after = source.count_rest()? + u64::from(rejected) + fitted.unwrap_or(0);
     window.total_lines = start - 1 + window.lines_read() + after;
-    window.truncated_by = match (after, rejected) {
-        (0, _) => None,
-        (_, true) => Some(TruncatedBy::Bytes),
-        (_, false) => Some(TruncatedBy::Limit),
+    window.truncated_by = match (after, fitted, rejected) {
+        (0, ..) => None,
+        (_, Some(_), _) => Some(TruncatedBy::Tokens),
+        (_, None, true) => Some(TruncatedBy::Bytes),
+        (_, None, false) => Some(TruncatedBy::Limit),
     };
     window.line_endings = source.line_endings();
     Ok(window)
@@ -457,12 +556,147 @@ fn tail_lines<R: Read>(
     window.tail_dropped = (number - first).min(n) - kept.len() as u64;
     window.start_line = kept.front().map_or(window.total_lines.max(1), |l| l.number);
     window.lines = kept.into();
+    window.max_tokens = spec.max_tokens;
+    if let Some(dropped) = fit_tail_tokens(&mut window, spec) {
+        window.tail_dropped += dropped;
+        window.tail_dropped_by = TruncatedBy::Tokens;
+    }
     window.line_endings = source.line_endings();
     Ok(window)
 }
 
 fn budget(spec: &WindowSpec) -> usize {
     usize::try_from(spec.max_bytes).unwrap_or(usize::MAX)
+}
+
+/// Where each shown line's rendered bytes end in `window.content` (its `\n` included).
+fn line_ends(window: &Window) -> Vec<usize> {
+    let mut end = 0;
+    window
+        .lines
+        .iter()
+        .map(|line| {
+            end += line.parts.iter().sum::<usize>() + 1;
+            end
+        })
+        .collect()
+}
+
+/// `--max-tokens` on a window read forward (SPEC §18), applied as the byte budget is: the
+/// window stops before the line that would take its content past the budget, and a first
+/// line that alone passes it is cut to fit. Some(lines dropped) when the budget took
+/// anything away. A token is at least one byte, so content within the budget in bytes
+/// is not counted at all.
+fn fit_tokens(window: &mut Window, spec: &WindowSpec) -> Option<u64> {
+    let max = spec.max_tokens?;
+    if window.lines.is_empty() || window.content.len() as u64 <= max {
+        return None;
+    }
+    let ends = line_ends(window);
+    let keep = super::tokens::lines_within(&window.content, &ends, max);
+    let shown = window.lines.len();
+    if keep == shown {
+        return None;
+    }
+    if keep == 0 {
+        window.content.truncate(ends[0]);
+        window.lines.truncate(1);
+        cut_line_to_tokens(window, max);
+        return Some(shown as u64 - 1);
+    }
+    window.content.truncate(ends[keep - 1]);
+    window.lines.truncate(keep);
+    Some((shown - keep) as u64)
+}
+
+/// `--max-tokens` on a tail: its oldest lines leave until the rest fits (at least one
+/// line, cut to fit when it alone passes). Some(lines dropped) when the budget took
+/// anything away.
+fn fit_tail_tokens(window: &mut Window, spec: &WindowSpec) -> Option<u64> {
+    let max = spec.max_tokens?;
+    if window.lines.is_empty() || window.content.len() as u64 <= max {
+        return None;
+    }
+    let ends = line_ends(window);
+    let starts: Vec<usize> = std::iter::once(0).chain(ends.iter().copied()).collect();
+    // Each line counted alone: their sums from the end find where to begin, then the
+    // exact count of what is kept moves it.
+    let alone: Vec<u64> = (0..ends.len())
+        .map(|i| super::tokens::count(&window.content[starts[i]..ends[i]]))
+        .collect();
+    let mut sum = 0;
+    let mut from = ends.len();
+    while from > 0 && sum + alone[from - 1] <= max {
+        sum += alone[from - 1];
+        from -= 1;
+    }
+    let fits = |from: usize| super::tokens::count(&window.content[starts[from]..]) <= max;
+    while from < ends.len() && !fits(from) {
+        from += 1;
+    }
+    while from > 0 && from < ends.len() && fits(from - 1) {
+        from -= 1;
+    }
+    if from == 0 {
+        return None;
+    }
+    let last = ends.len() - 1;
+    let from = from.min(last);
+    window.content.drain(..starts[from]);
+    window.lines.drain(..from);
+    window.start_line = window.lines[0].number;
+    if from == last && super::tokens::count(&window.content) > max {
+        cut_line_to_tokens(window, max);
+    }
+    Some(from as u64)
+}
+
+/// Cuts the window's one line so that its rendered content fits `max` tokens, as the
+/// byte budget cuts a line too long for it: the most characters that fit (at least one),
+/// then the cut marker; `next_start_char` continues it.
+fn cut_line_to_tokens(window: &mut Window, max: u64) {
+    let line = window.lines[0];
+    let [prefix_len, text_len, _] = line.parts;
+    let prefix = window.content[..prefix_len].to_vec();
+    let text =
+        String::from_utf8_lossy(&window.content[prefix_len..prefix_len + text_len]).into_owned();
+    let shown = line.facts.shown;
+    let render = |chars: u64| {
+        let mut out = prefix.clone();
+        let end = super::tokens::char_end(&text, chars as usize);
+        out.extend_from_slice(&text.as_bytes()[..end]);
+        let text_end = out.len();
+        let dropped = line.facts.dropped + (shown - chars);
+        if dropped > 0 {
+            write_cut_marker(&mut out, dropped);
+        }
+        let marker_end = out.len();
+        out.push(b'\n');
+        (out, end, marker_end - text_end, dropped)
+    };
+    let fits = |chars: u64| super::tokens::count(&render(chars).0) <= max;
+    // The most characters that fit, found by halving: fewer characters never take more
+    // tokens once the marker's are counted.
+    let (mut lo, mut hi) = (shown.min(1), shown);
+    if !fits(hi) {
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            if fits(mid) { lo = mid } else { hi = mid - 1 }
+        }
+    }
+    let (out, text_bytes, marker, dropped) = render(hi);
+    let kept = &text.as_bytes()[..text_bytes];
+    window.lines[0] = ShownLine {
+        facts: LineFacts {
+            shown: hi,
+            dropped,
+            replaced: line.facts.replaced && kept.windows(3).any(|w| w == "\u{FFFD}".as_bytes()),
+            ..line.facts
+        },
+        parts: [prefix_len, text_bytes, marker],
+        ..line
+    };
+    window.content = out;
 }
 
 /// Writes one line at a time, appended to a buffer: prefix, text, cut marker, `\n`.
@@ -653,6 +887,7 @@ mod tests {
             start_char: 1,
             max_line_chars: 2000,
             max_bytes: 51200,
+            max_tokens: None,
             numbers: NumberStyle::Pipe,
             line_endings: true,
         }
@@ -731,6 +966,38 @@ mod tests {
         assert_eq!(w.total_lines, 10);
         s.max_bytes = 1;
         assert_eq!(read(data.as_bytes(), &s).lines_read(), 1);
+    }
+
+    #[test]
+    fn the_token_budget_stops_before_the_line_that_would_pass_it() {
+        let data = "let value = compute(state);\n".repeat(40);
+        let mut s = spec(1, 100);
+        let whole = super::super::tokens::count(read(data.as_bytes(), &s).content.as_slice());
+        s.max_tokens = Some(whole / 2);
+        let w = read(data.as_bytes(), &s);
+        let shown = super::super::tokens::count(&w.content);
+        assert!(shown <= whole / 2);
+        assert_eq!(w.truncated_by, Some(TruncatedBy::Tokens));
+        let next = w.next_start_line().unwrap();
+        s.max_tokens = None;
+        s.limit = next;
+        let more = read(data.as_bytes(), &s);
+        assert!(super::super::tokens::count(&more.content) > whole / 2);
+        assert_eq!(w.total_lines, 40);
+        // A first line alone past the budget is cut to fit, and says where it goes on.
+        s.limit = 100;
+        s.max_tokens = Some(4);
+        let w = read(data.as_bytes(), &s);
+        assert_eq!(w.lines_read(), 1);
+        assert!(w.first_cut().is_some());
+        assert!(super::super::tokens::count(&w.content) <= 4 || w.lines[0].facts.shown == 1);
+        // A tail drops its oldest lines.
+        s.start = Start::Tail(30);
+        s.max_tokens = Some(whole / 4);
+        let w = read(data.as_bytes(), &s);
+        assert!(super::super::tokens::count(&w.content) <= whole / 4);
+        assert_eq!(w.end_line(), Some(40));
+        assert_eq!(w.tail_dropped_by, TruncatedBy::Tokens);
     }
 
     #[test]

@@ -69,6 +69,12 @@ pub struct Data<'a> {
     /// A directory's map: the files on the page.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub files: Option<&'a [crate::outcome::MapFile]>,
+    /// What `--fit` chose: `lines`, `signatures` or `outline` (SPEC §18).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub view: Option<&'static str>,
+    /// A signatures view's markers: the runs of lines they stand for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elided: Option<&'a [crate::outcome::Elided]>,
 }
 
 /// Where the window lies and how to read on.
@@ -106,6 +112,9 @@ pub struct Stats {
     pub line_endings: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approx_tokens: Option<u64>,
+    /// The content's exact `o200k_base` tokens (SPEC §18).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content_hash: Option<String>,
 }
@@ -172,17 +181,21 @@ impl<'a> Envelope<'a> {
                 stats.line_endings = w.line_endings.map(|e| e.name());
                 stats.approx_tokens = Some(w.chars_read().div_ceil(4));
                 stats.content_hash = read.facts.content_hash.clone();
+                let structured = read.symbol.is_some() || read.leaner.is_some();
+                let kind = match (read.elided(), read.document) {
+                    (Some(_), _) => "signatures",
+                    (None, Some(document)) => document.kind.name(),
+                    (None, None) => "file",
+                };
                 let data = Data {
                     fallback_encoding: Some(w.replaced().then_some("replace")),
                     suggested_encoding: read.suggested_encoding.as_deref(),
-                    language: read.symbol.as_ref().and(read.language),
+                    language: read.language.filter(|_| structured),
                     symbol: read.symbol.as_ref(),
                     target_line: read.target_line,
-                    ..window_data(
-                        read.document.map_or("file", |d| d.kind.name()),
-                        &read.facts.path,
-                        w,
-                    )
+                    view: read.view(),
+                    elided: read.elided(),
+                    ..window_data(kind, &read.facts.path, w)
                 };
                 let summary = summary("Read", "line", "lines", "Lines", &read.facts.path, w);
                 (data, read.facts.path_resolved.as_str(), summary)
@@ -240,6 +253,7 @@ impl<'a> Envelope<'a> {
                         next_start_line: outline.next_start_line,
                         next_start_char: outline.next_start_char,
                     }),
+                    view: outline.view,
                     ..Data::bare("outline", &facts.path)
                 };
                 let summary = format!(
@@ -267,6 +281,9 @@ impl<'a> Envelope<'a> {
                 )
             }
         };
+        if let Some(content) = content_of(success) {
+            stats.tokens = Some(crate::read::tokens::count(content));
+        }
         let mut text = format!("{summary}\n(Took {}ms)", answer.time_ms);
         for hint in hints::footer(success, context.max_bytes, Wording::Tool) {
             text.push('\n');
@@ -280,6 +297,17 @@ impl<'a> Envelope<'a> {
             context: info(Some(path_resolved)),
             error: None,
         }
+    }
+}
+
+/// The content an answer shows, which `stats.tokens` counts.
+fn content_of(success: &Success) -> Option<&[u8]> {
+    match success {
+        Success::Text(read) => Some(&read.window.content),
+        Success::Directory(listing) => Some(&listing.window.content),
+        Success::Map(map) => Some(&map.window.content),
+        Success::Outline(outline) => Some(&outline.content),
+        Success::Unchanged(_) | Success::Image(..) => None,
     }
 }
 
@@ -304,6 +332,8 @@ impl<'a> Data<'a> {
             symbols: None,
             total_symbols: None,
             files: None,
+            view: None,
+            elided: None,
         }
     }
 }

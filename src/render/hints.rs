@@ -30,12 +30,28 @@ pub fn footer_of(
                 Some(DocumentKind::Pdf) => Some("pages"),
                 None => read.language.map(|_| "symbols"),
             };
-            let also = match parts {
+            let mut also = match parts {
                 Some(parts) if read.symbol.is_none() => {
                     format!(" Use {} to list its {parts}.", wording.flag(name::OUTLINE))
                 }
                 _ => String::new(),
             };
+            // Cut by a budget: a leaner view shows all of it (SPEC §18).
+            let by_budget = matches!(
+                read.window.truncated_by,
+                Some(TruncatedBy::Bytes | TruncatedBy::Tokens)
+            );
+            if by_budget
+                && read.language.is_some()
+                && read.document.is_none()
+                && read.elided().is_none()
+            {
+                also.push_str(&format!(
+                    " Use {} or {} to see all of it in fewer tokens.",
+                    wording.flag(name::SIGNATURES),
+                    wording.flag(name::FIT)
+                ));
+            }
             let mut hints = window_hints(
                 &read.window,
                 max_bytes,
@@ -68,6 +84,9 @@ pub fn footer_of(
                         .to_string(),
                 );
             }
+            if read.view() == Some("signatures") {
+                hints.push(fit_hint("signatures", wording));
+            }
             if let Some(hash) = &read.facts.content_hash {
                 hints.push(format!("[content_hash: {hash}]"));
             }
@@ -94,24 +113,40 @@ pub fn footer_of(
             if shown == 0 {
                 return vec!["(no symbols)".to_string()];
             }
-            let Some(next) = outline.next_start_line else {
-                return Vec::new();
-            };
-            let first = outline.first_shown;
-            let last = first + shown as u64 - 1;
-            let lines = |s: Option<&crate::outcome::SymbolInfo>| s.map_or(0, |s| s.start_line);
-            let go_on = match outline.next_start_char {
-                Some(char) => wording.set(&[(name::START_LINE, &next), (name::START_CHAR, &char)]),
-                None => wording.set(&[(name::START_LINE, &next)]),
-            };
-            vec![format!(
-                "[Truncated: showing symbols {first}-{last} of {} (lines {}-{}). Use {go_on} to continue.]",
-                outline.total_symbols,
-                lines(outline.symbols.first()),
-                lines(outline.symbols.last()),
-            )]
+            let fit = outline.view.map(|view| fit_hint(view, wording));
+            let mut hints = Vec::new();
+            if let Some(next) = outline.next_start_line {
+                let first = outline.first_shown;
+                let last = first + shown as u64 - 1;
+                let lines = |s: Option<&crate::outcome::SymbolInfo>| s.map_or(0, |s| s.start_line);
+                let go_on = match outline.next_start_char {
+                    Some(char) => {
+                        wording.set(&[(name::START_LINE, &next), (name::START_CHAR, &char)])
+                    }
+                    None => wording.set(&[(name::START_LINE, &next)]),
+                };
+                hints.push(format!(
+                    "[Truncated: showing symbols {first}-{last} of {} (lines {}-{}). Use {go_on} to continue.]",
+                    outline.total_symbols,
+                    lines(outline.symbols.first()),
+                    lines(outline.symbols.last()),
+                ));
+            }
+            hints.extend(fit);
+            hints
         }
     }
+}
+
+/// `--fit` chose a view other than the lines: which, and how to read a part (SPEC §18).
+fn fit_hint(view: &str, wording: Wording) -> String {
+    let part = match wording {
+        Wording::Cli => "--start-line/--limit",
+        Wording::Tool => "start_line/limit",
+    };
+    format!(
+        "[The lines do not fit the budget: showing their {view}. Use PATH#SYMBOL or {part} to read a part.]"
+    )
 }
 
 fn window_hints(
@@ -136,6 +171,10 @@ fn window_hints(
     if let Some(next) = window.next_start_line().filter(|_| truncation) {
         let why = match window.truncated_by {
             Some(TruncatedBy::Bytes) => format!("Truncated at {max_bytes} bytes"),
+            Some(TruncatedBy::Tokens) => format!(
+                "Truncated at {} tokens",
+                window.max_tokens.unwrap_or_default()
+            ),
             _ => "Truncated".to_string(),
         };
         hints.push(format!(
@@ -146,8 +185,11 @@ fn window_hints(
     if window.tail_dropped > 0 {
         let dropped = window.tail_dropped;
         hints.push(format!(
-            "[Truncated at {} bytes: showing the last {} {unit} ({first}-{last} of {total}). Use {} for the {dropped} before them.]",
-            max_bytes,
+            "[Truncated at {}: showing the last {} {unit} ({first}-{last} of {total}). Use {} for the {dropped} before them.]",
+            match window.tail_dropped_by {
+                TruncatedBy::Tokens => format!("{} tokens", window.max_tokens.unwrap_or_default()),
+                _ => format!("{max_bytes} bytes"),
+            },
             window.lines_read(),
             wording.set(&[(name::START_LINE, &(first - dropped)), (name::LIMIT, &dropped)]),
         ));

@@ -130,6 +130,13 @@ fn data_elements(x: &mut String, data: &Data) {
         symbol_attributes(x, symbol);
         x.push_str("/>\n");
     }
+    for elided in data.elided.into_iter().flatten() {
+        x.push_str("<elided");
+        attribute(x, "start_line", elided.start_line);
+        attribute(x, "end_line", elided.end_line);
+        attribute(x, "symbol", &elided.symbol);
+        x.push_str("/>\n");
+    }
     // A directory's map: each file of the page, its symbols inside it.
     for file in data.files.into_iter().flatten() {
         let MapFile {
@@ -171,6 +178,8 @@ fn data_attributes(x: &mut String, data: &Data) {
         symbols: _,
         total_symbols,
         files: _,
+        view,
+        elided: _,
     } = data;
     optional(x, "mime_type", *mime_type);
     optional(x, "width", *width);
@@ -198,6 +207,7 @@ fn data_attributes(x: &mut String, data: &Data) {
     optional(x, "suggested_encoding", *suggested_encoding);
     optional(x, "language", *language);
     optional(x, "total_symbols", *total_symbols);
+    optional(x, "view", *view);
 }
 
 fn stats_attributes(x: &mut String, stats: &Stats) {
@@ -213,6 +223,7 @@ fn stats_attributes(x: &mut String, stats: &Stats) {
         bom,
         line_endings,
         approx_tokens,
+        tokens,
         content_hash,
     } = stats;
     attribute(x, "time_ms", time_ms);
@@ -226,6 +237,7 @@ fn stats_attributes(x: &mut String, stats: &Stats) {
     optional(x, "bom", *bom);
     optional(x, "line_endings", *line_endings);
     optional(x, "approx_tokens", *approx_tokens);
+    optional(x, "tokens", *tokens);
     optional(x, "content_hash", content_hash.as_deref());
 }
 
@@ -362,6 +374,7 @@ mod tests {
             bom: Some(true),
             line_endings: Some("crlf"),
             approx_tokens: Some(8),
+            tokens: Some(9),
             content_hash: Some("ab12".into()),
         };
         let null_mtime = Stats {
@@ -407,6 +420,8 @@ mod tests {
             symbols: Some(&symbols),
             total_symbols: Some(10),
             files: Some(&files),
+            view: Some("signatures"),
+            elided: Some(&[]),
         };
         let sparse = Data {
             kind: "directory",
@@ -434,9 +449,11 @@ mod tests {
             symbols: Some(&[]),
             total_symbols: None,
             files: Some(&[]),
+            view: None,
+            elided: None,
         };
         let elements = [
-            "type", "path", "content", "entries", "symbol", "symbols", "files",
+            "type", "path", "content", "entries", "symbol", "symbols", "files", "elided",
         ];
         for data in [full, sparse] {
             let mut x = String::new();

@@ -78,6 +78,7 @@ pub(super) fn sections(
                 end_line: total,
                 depth: open.len() as u32,
                 parent,
+                body: None,
             })?;
             open.push((index, heading.level));
         }

@@ -23,6 +23,7 @@ mod outline;
 mod parse;
 mod pieces;
 mod rules;
+mod signatures;
 mod symbol;
 mod walk;
 
@@ -33,4 +34,5 @@ pub use find::{Lookup, find};
 pub use indent::indentation_block;
 pub use language::{KNOWN_LANGUAGES, Language};
 pub use outline::outline;
-pub use symbol::{OutlineError, Symbol, kind_named};
+pub use signatures::{Elision, elisions};
+pub use symbol::{Body, OutlineError, Symbol, kind_named};

@@ -28,6 +28,21 @@ pub struct Symbol {
     pub depth: u32,
     /// The index of the enclosing symbol in the same list.
     pub parent: Option<usize>,
+    /// A function's or method's body (SPEC §18 `--signatures`); None for other symbols
+    /// and for declarations without one.
+    pub body: Option<Body>,
+}
+
+/// Where a function's body lies. Lines are 1-based and inclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Body {
+    /// The line that opens it: its `{`, or the `:` of a Python definition.
+    pub open: u64,
+    /// Its lines between the opening and the closing line (none when `last < first`).
+    pub first: u64,
+    pub last: u64,
+    /// The line that closes it on its own (`}`); None where the language has none.
+    pub close: Option<u64>,
 }
 
 /// Every `kind` a symbol may have: LSP's SymbolKind in lower case, and agentread's own.

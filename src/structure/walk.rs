@@ -8,7 +8,7 @@ use super::collect::Collected;
 use super::deadline::Deadline;
 use super::def::{Def, last_row};
 use super::rules::{Context, Rules};
-use super::symbol::{OutlineError, Symbol};
+use super::symbol::{Body, OutlineError, Symbol};
 
 /// Definitions nested deeper than this are not listed (their insides still are, as
 /// children of the deepest listed one): real code never comes near, and the cap keeps
@@ -223,6 +223,30 @@ impl<'t> Walker<'_, 't> {
             None => qualified_name.clone(),
         };
         let line = |row: usize| (self.first_row + row) as u64 + 1;
+        let body = match kind {
+            "function" | "method" | "constructor" => body_of(node).map(|body| {
+                let (start, end) = (body.start_position().row, body.end_position().row);
+                match self.src.get(body.start_byte()) == Some(&b'{') {
+                    true => Body {
+                        open: line(start),
+                        first: line(start) + 1,
+                        last: line(end).saturating_sub(1),
+                        close: (end > start).then(|| line(end)),
+                    },
+                    false => {
+                        // Python's block: the line of the `:` before it opens it.
+                        let open = body.prev_sibling().map_or(start, |p| p.end_position().row);
+                        Body {
+                            open: line(open),
+                            first: line(start.max(open + 1)),
+                            last: line(last_row(body)),
+                            close: None,
+                        }
+                    }
+                }
+            }),
+            _ => None,
+        };
         let mut symbol = Symbol {
             name: def.name,
             qualified_name,
@@ -233,6 +257,7 @@ impl<'t> Walker<'_, 't> {
             end_line: line(end),
             depth: self.open.len() as u32,
             parent,
+            body,
         };
         // The overload signatures right above a definition of the same name are its
         // lines (SPEC §15 "More symbols").
@@ -257,6 +282,24 @@ impl<'t> Walker<'_, 't> {
             frame.opens = true;
         }
     }
+}
+
+/// The body of a function defined by `node`: its `body` field, or that of the function
+/// it holds (`const f = () => {…}`, `a.b = function () {…}`), a few levels down at most.
+fn body_of(node: Node) -> Option<Node> {
+    let mut level = vec![node];
+    for _ in 0..4 {
+        let mut next = Vec::new();
+        for node in level {
+            if let Some(body) = node.child_by_field_name("body") {
+                return Some(body);
+            }
+            let mut cursor = node.walk();
+            next.extend(node.named_children(&mut cursor));
+        }
+        level = next;
+    }
+    None
 }
 
 /// Appends `part` to the qualified name `name`, with `separator` if needed.

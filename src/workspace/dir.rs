@@ -360,6 +360,7 @@ mod tests {
             start_char: 1,
             max_line_chars: 2000,
             max_bytes: 51200,
+            max_tokens: None,
             numbers: NumberStyle::Pipe,
             line_endings: false,
         }

@@ -229,7 +229,7 @@ fn clap_errors_become_one_sentence_with_clap_s_facts() {
     );
     assert_eq!(
         message(&["a.txt", "--numbers", "roman"]),
-        "Invalid value 'roman' for '--numbers <S>' [possible values: pipe, tab, colon, none]."
+        "Invalid value 'roman' for '--numbers <S>' [possible values: pipe, tab, colon, compact, none]."
     );
     assert_eq!(
         message(&["a.txt", "--limit"]),

@@ -28,4 +28,5 @@ mod sandbox;
 mod structure;
 mod structure_answers;
 mod terminal;
+mod tokens;
 mod window;

@@ -1,0 +1,268 @@
+#!/bin/bash
+# bench-tokens.sh — tokens as the unit (SPEC §18) on real files nobody here wrote.
+#
+# Usage: scripts/bench-tokens.sh [--bin PATH] [--before PATH] [--files N] [--pairs N] [--dirs "D …"]
+#   --bin PATH     the agentread binary (default target/release/agentread, built if missing)
+#   --before PATH  an agentread without tokens, for the start-up comparison (optional)
+#   --files N      files for the exact-count check (default 1000)
+#   --pairs N      random (file, max_tokens) pairs (default 10000)
+#   --dirs LIST    source trees (default: /tmp/corpus's repositories and /usr/lib/python3.*)
+#
+# Checks and measures:
+#  1. stats.tokens against an independent o200k_base (tiktoken-rs, examples/o200k_count.rs)
+#     on up to N whole files;
+#  2. N random (file, start, max_tokens) reads through one MCP server: answers over their
+#     budget (must be 0), and how much of the budget a window cut by it uses;
+#  3. --signatures on files over 200 lines: tokens against the whole file's, and whether
+#     every top-level definition line and import line stays;
+#  4. time of --signatures and --fit against --outline (hyperfine);
+#  5. tokens of each --numbers style;
+#  6. start-up of a 300-line file, text mode and JSON mode (hyperfine -N);
+#  7. counting a default window (51,200 bytes) in one process, tokenizer loaded.
+# Needs hyperfine and python3. Prints the CPU model with every table.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=target/release/agentread BEFORE="" FILES=1000 PAIRS=10000 DIRS=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --bin) BIN=$2; shift 2 ;;
+    --before) BEFORE=$2; shift 2 ;;
+    --files) FILES=$2; shift 2 ;;
+    --pairs) PAIRS=$2; shift 2 ;;
+    --dirs) DIRS=$2; shift 2 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    *) echo "bench-tokens.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+for tool in hyperfine python3; do
+  command -v "$tool" > /dev/null || { echo "bench-tokens.sh: $tool is needed" >&2; exit 2; }
+done
+[[ -x $BIN ]] || cargo build --release --quiet
+COUNT=${CARGO_TARGET_DIR:-target}/release/examples/o200k_count
+[[ -x $COUNT ]] || cargo build --release --quiet --features examples --example o200k_count --example tokens_time
+BIN=$(realpath "$BIN") COUNT=$(realpath "$COUNT")
+if [[ -z $DIRS ]]; then
+  DIRS="$(ls -d /tmp/corpus/*+*/ 2>/dev/null | tr '\n' ' ') $(ls -d /usr/lib/python3.[0-9]*/ 2>/dev/null | head -1)"
+fi
+OUT=$(mktemp -d /tmp/agentread-bench-tokens.XXXXXX)
+export BIN COUNT FILES PAIRS DIRS OUT BEFORE
+CPU="cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores"
+export CPU
+python3 - <<'PY'
+import json, os, random, statistics, subprocess, sys
+
+BIN, COUNT, OUT, CPU = os.environ["BIN"], os.environ["COUNT"], os.environ["OUT"], os.environ["CPU"]
+FILES, PAIRS = int(os.environ["FILES"]), int(os.environ["PAIRS"])
+EXT = (".py", ".rs", ".js", ".ts", ".go", ".java", ".c", ".h", ".cc", ".cpp", ".md")
+rng = random.Random(18)
+files = []
+for d in os.environ["DIRS"].split():
+    for root, dirs, names in os.walk(d):
+        dirs[:] = [x for x in dirs if not x.startswith(".") and x not in ("test", "tests", "site-packages", "dist-packages")]
+        for n in names:
+            p = os.path.join(root, n)
+            if n.endswith(EXT) and 0 < os.path.getsize(p) < 4 << 20:
+                files.append(p)
+files.sort()
+rng.shuffle(files)
+files = files[:FILES]
+
+def independent(texts):
+    """tiktoken-rs's counts of texts."""
+    inp = "".join(json.dumps(t) + "\n" for t in texts)
+    out = subprocess.run([COUNT], input=inp, capture_output=True, text=True, check=True).stdout
+    return [int(x) for x in out.split()]
+
+class Mcp:
+    def __init__(self, *settings):
+        self.p = subprocess.Popen([BIN, "--mcp", "--root", "/", *settings], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.id = 0
+        self.ask("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                "clientInfo": {"name": "bench", "version": "1"}})
+        self.p.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+    def ask(self, method, params):
+        self.id += 1
+        self.p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": self.id, "method": method, "params": params}) + "\n")
+        while True:
+            m = json.loads(self.p.stdout.readline())
+            if m.get("id") == self.id:
+                return m
+    def read(self, **args):
+        return self.ask("tools/call", {"name": "read", "arguments": args})["result"]["structuredContent"]
+    def close(self):
+        self.p.stdin.close(); self.p.wait()
+
+print(CPU)
+print()
+# 1. Exact counts.
+server = Mcp("--max-bytes", "100000000", "--max-tokens", "1000000")
+answers = [server.read(path=f, limit=2000) for f in files]
+ok = [(f, a) for f, a in zip(files, answers) if a["status"] != "error"]
+theirs = independent([a["data"]["content"] for _, a in ok])
+wrong = [f for (f, a), t in zip(ok, theirs) if a["stats"]["tokens"] != t]
+print(f"1. exact counts: {len(ok)} files (first 2000 lines each), {sum(theirs)} tokens; "
+      f"{len(wrong)} differ from tiktoken-rs {wrong[:3]}")
+
+# 2. Random budgets.
+lines_of = {f: a["stats"]["total_lines"] for f, a in ok}
+pool = [f for f, _ in ok if lines_of[f] > 0]
+pairs = []
+for _ in range(PAIRS):
+    f = rng.choice(pool)
+    budget = int(10 ** rng.uniform(1, 4.3))
+    start = rng.randint(1, lines_of[f])
+    pairs.append((f, start, budget))
+server2 = Mcp("--max-bytes", "100000000")
+got = [server2.read(path=f, start_line=s, limit=2000, max_tokens=b) for f, s, b in pairs]
+server2.close()
+counts = independent([g["data"]["content"] for g in got])
+over = cut = used90 = by_tokens = 0
+ratios = []
+for (f, s, b), g, c in zip(pairs, got, counts):
+    first_cut = g["stats"]["lines_read"] == 1 and g["data"].get("next_start_char")
+    if c > b:
+        over += 1 - bool(first_cut)
+    if g["data"]["truncated_by"] == "tokens":
+        by_tokens += 1
+        if first_cut:
+            cut += 1
+        else:
+            ratios.append(c / b)
+            used90 += c >= 0.9 * b
+# "What fits": the window and its next line, read without a budget, pass the budget.
+budget_cut = [(f, s, b, g) for (f, s, b), g in zip(pairs, got)
+              if g["data"]["truncated_by"] == "tokens" and not g["data"].get("next_start_char")]
+mores = [server.read(path=f, start_line=s, limit=min(2000, g["stats"]["lines_read"] + 1))["data"]["content"]
+         for f, s, b, g in budget_cut]
+checked_max = len(budget_cut)
+maximal = sum(c > b for c, (f, s, b, g) in zip(independent(mores), budget_cut))
+print(f"2. {PAIRS} random (file, start_line, max_tokens 10-20000) reads: {over} over budget; "
+      f"{by_tokens} cut by the budget, {cut} of them first-line cuts; of the others "
+      f"{used90}/{len(ratios)} ({100*used90/max(1,len(ratios)):.1f} %) use >= 90 % of the budget "
+      f"(median {100*statistics.median(ratios):.1f} %, min {100*min(ratios):.1f} %); "
+      f"of the {checked_max} windows cut by the budget (not a first-line cut), {maximal} would pass the budget with their next line "
+      f"(every one: each shows 100 % of the whole lines that fit)")
+
+# 3. Signatures on files over 200 lines.
+big = [f for f, _ in ok if lines_of[f] > 200 and not f.endswith(".md")]
+shares, missing, checked = [], 0, 0
+for f in big:
+    whole = server.read(path=f, limit=2000)
+    if lines_of[f] > 2000:
+        continue
+    sig = server.read(path=f, signatures=True, limit=2000)
+    outline = server.read(path=f, outline=True, limit=2000)
+    if sig["status"] == "error" or outline["status"] == "error":
+        continue
+    shares.append(sig["stats"]["tokens"] / max(1, whole["stats"]["tokens"]))
+    shown = set()
+    for line in sig["data"]["content"].split("\n"):
+        if "|" in line:
+            head = line.split("|", 1)[0].strip()
+            if head.isdigit():
+                shown.add(int(head))
+    text = open(f, encoding="utf-8", errors="replace").read().split("\n")
+    want = {s["start_line"] for s in outline["data"]["symbols"] if s["depth"] == 0}
+    want |= {s_def for s_def in (i + 1 for i, l in enumerate(text) if l.startswith(("import ", "from ", "use ", "#include")))}
+    # A top-level definition keeps its first line (its comments and name line, from start_line).
+    checked += 1
+    if want - shown:
+        missing += 1
+        print(f"   missing in {f}: lines {sorted(want - shown)[:5]}")
+top = sorted(zip(shares, big), reverse=True)[:5]
+print("   highest shares:", ", ".join(f"{os.path.basename(f)} {100*r:.0f} %" for r, f in top))
+print(f"3. --signatures on {len(shares)} files of 201-2000 lines: median {100*statistics.median(shares):.1f} % of the "
+      f"whole file's tokens (p90 {100*sorted(shares)[int(len(shares)*0.9)]:.1f} %); files missing a top-level "
+      f"definition's first line or an import: {missing}/{checked}")
+server.close()
+json.dump({"big": big[:200]}, open(os.path.join(OUT, "big.json"), "w"))
+
+# 5. Numbering styles.
+styles = {}
+sample = [f for f, _ in ok][:300]
+for style in ["pipe", "tab", "colon", "compact", "none"]:
+    s = Mcp("--max-bytes", "100000000", "--max-tokens", "1000000", "--numbers", style)
+    styles[style] = sum(s.read(path=f, limit=2000)["stats"]["tokens"] for f in sample)
+    s.close()
+print(f"5. tokens of {len(sample)} files by --numbers style:")
+for style, n in styles.items():
+    print(f"   {style:<8} {n:>9}  {100*n/styles['pipe']:6.1f} % of pipe")
+PY
+echo
+echo "4. time of the leaner views against --outline ($CPU)"
+BIG=$(python3 -c "import json;b=json.load(open('$OUT/big.json'))['big'];import os;b.sort(key=os.path.getsize);print(' '.join(b[-3:]))")
+for f in $BIG; do
+  hyperfine -N --output=pipe --style none --warmup 3 --runs 20 --export-json "$OUT/t.json" \
+    "$BIN --root / $f --outline" "$BIN --root / $f --signatures" "$BIN --root / $f --fit" "$BIN --root / $f --fit --max-tokens 2000" > /dev/null
+  python3 - "$OUT/t.json" "$f" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+o, s, f, t = (x["median"] * 1000 for x in r)
+print(f"   {sys.argv[2][-40:]:<40} outline {o:6.1f} ms  signatures {s:6.1f} ms ({100*s/o-100:+.0f} %)  "
+      f"fit {f:6.1f} ms ({100*f/o-100:+.0f} %)  fit --max-tokens 2000 {t:6.1f} ms ({100*t/o-100:+.0f} %)")
+PY
+done
+echo
+echo "6. start-up, a 300-line file ($CPU)"
+python3 -c "print(''.join(f'    let value_{i} = compute(\"{i}\", &mut state)?; // {i}\n' for i in range(300)))" > "$OUT/small.rs"
+cmds=("$BIN --root $OUT $OUT/small.rs" "$BIN --root $OUT $OUT/small.rs --format json")
+[[ -n $BEFORE ]] && cmds+=("$BEFORE --root $OUT $OUT/small.rs" "$BEFORE --root $OUT $OUT/small.rs --format json")
+hyperfine -N --output=pipe --style none --warmup 10 --runs 100 --export-json "$OUT/s.json" "${cmds[@]}" > /dev/null
+python3 - "$OUT/s.json" <<'PY'
+import json, sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    words = r["command"].split()
+    mode = "json" if "json" in words else "text"
+    print(f"   {r['median']*1000:6.2f} ms median ({r['min']*1000:.2f} min)  {words[0]} ({mode})")
+PY
+echo
+echo "7. counting a default window in one process ($CPU)"
+TIME=${CARGO_TARGET_DIR:-target}/release/examples/tokens_time
+[[ -x $TIME ]] || cargo build --release --quiet --features examples --example tokens_time
+python3 -c "print(''.join(f'{i:4d} | let value_{i} = compute(\"{i}\", &mut state)?;\n' for i in range(1, 1400)), end='')" > "$OUT/window.txt"
+"$TIME" "$OUT/window.txt"
+BIGGEST=$(python3 -c "import json,os;b=json.load(open('$OUT/big.json'))['big'];b.sort(key=os.path.getsize);print(b[-1])")
+"$TIME" "$BIGGEST"
+echo
+REPOMIX=${REPOMIX:-$(command -v repomix || true)}
+if [[ -n $REPOMIX ]]; then
+  echo "8. against repomix --compress on the same files over 200 lines ($CPU)"
+  export REPOMIX
+  python3 - <<'PY'
+import json, os, shutil, statistics, subprocess, tempfile, time
+BIN, COUNT, OUT, REPOMIX = (os.environ[k] for k in ("BIN", "COUNT", "OUT", "REPOMIX"))
+big = json.load(open(os.path.join(OUT, "big.json")))["big"][:40]
+def count(text):
+    return int(subprocess.run([COUNT], input=json.dumps(text) + "\n", capture_output=True, text=True).stdout)
+rows = []
+for f in big:
+    d = tempfile.mkdtemp(dir=OUT)
+    shutil.copy(f, d)
+    name = os.path.basename(f)
+    t = time.perf_counter()
+    subprocess.run([REPOMIX, "--compress", "--style", "plain", "--no-file-summary", "--no-directory-structure",
+                    "--no-security-check", "-o", os.path.join(OUT, "packed.txt"), "."], cwd=d, capture_output=True)
+    rt = time.perf_counter() - t
+    try:
+        packed = open(os.path.join(OUT, "packed.txt"), encoding="utf-8").read()
+        os.remove(os.path.join(OUT, "packed.txt"))
+    except FileNotFoundError:
+        continue
+    t = time.perf_counter()
+    sig = json.loads(subprocess.run([BIN, "--root", d, name, "--signatures", "-n", "2000", "--max-bytes", "100000000",
+                                     "--format", "json"], cwd=d, capture_output=True, text=True).stdout)
+    at = time.perf_counter() - t
+    compact = json.loads(subprocess.run([BIN, "--root", d, name, "--signatures", "-n", "2000", "--max-bytes", "100000000",
+                                         "--numbers", "compact", "--format", "json"], cwd=d, capture_output=True, text=True).stdout)
+    whole = count(open(f, encoding="utf-8", errors="replace").read())
+    rows.append((whole, count(packed), sig["stats"]["tokens"], compact["stats"]["tokens"], rt, at))
+    shutil.rmtree(d)
+med = lambda i: statistics.median(r[i] / r[0] for r in rows)
+print(f"   {len(rows)} files; share of the whole file's tokens (median): repomix --compress {100*med(1):.1f} % "
+      f"(no line numbers), agentread --signatures {100*med(2):.1f} % (pipe numbers), {100*med(3):.1f} % (compact numbers)")
+print(f"   time per file (median): repomix {1000*statistics.median(r[4] for r in rows):.0f} ms, "
+      f"agentread {1000*statistics.median(r[5] for r in rows):.1f} ms")
+PY
+fi
+rm -rf "$OUT"

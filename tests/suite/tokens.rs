@@ -1,0 +1,499 @@
+//! SPEC §18, tokens as the unit: exact `o200k_base` counts (checked against an
+//! independent implementation, tiktoken-rs), `--max-tokens`, `--numbers compact`,
+//! `--signatures`, `--fit` and their hints.
+
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+use crate::common::{Workspace, code, json_lines, stderr, stdout};
+
+/// The tokens of `text` by tiktoken-rs, not the crate agentread counts with.
+fn tokens(text: &str) -> u64 {
+    tiktoken_rs::o200k_base_singleton()
+        .encode_ordinary(text)
+        .len() as u64
+}
+
+fn content(v: &Value) -> &str {
+    v["data"]["content"].as_str().unwrap()
+}
+
+/// Lines of varied code-like text, `n` of them.
+fn code_lines(n: usize) -> String {
+    (1..=n)
+        .map(|i| match i % 4 {
+            0 => format!("    let value_{i} = compute(\"{i}\", &mut state)?;\n"),
+            1 => format!("fn handler_{i}(request: &Request) -> Response {{\n"),
+            2 => "\n".to_string(),
+            _ => format!("    // 日本語のコメント {i} and some prose about it\n"),
+        })
+        .collect()
+}
+
+#[test]
+fn stats_tokens_is_the_exact_count_of_the_content_shown() {
+    let ws = Workspace::new();
+    ws.file("a.rs", code_lines(300));
+    ws.file("d/x.txt", "x\n");
+    ws.file("d/y.txt", "y\n");
+    for args in [
+        vec!["a.rs"],
+        vec!["a.rs", "-s", "40", "-n", "17"],
+        vec!["a.rs", "--numbers", "tab"],
+        vec!["a.rs", "--numbers", "compact"],
+        vec!["a.rs", "--numbers", "none"],
+        vec!["a.rs", "--outline"],
+        vec!["a.rs", "--signatures"],
+        vec!["d"],
+    ] {
+        let v = ws.json(&args);
+        assert_eq!(v["stats"]["tokens"], tokens(content(&v)), "{args:?}");
+        if args[1..].iter().all(|a| !a.starts_with("--o")) {
+            assert!(v["stats"]["approx_tokens"].is_u64(), "{args:?}");
+        }
+    }
+    let xml = stdout(&ws.run(&["a.rs", "-n", "3", "--format", "xml"]));
+    let v = ws.json(&["a.rs", "-n", "3"]);
+    assert!(
+        xml.contains(&format!(" tokens=\"{}\"", tokens(content(&v)))),
+        "{xml}"
+    );
+}
+
+#[test]
+fn max_tokens_stops_before_the_line_that_would_pass_it() {
+    let ws = Workspace::new();
+    ws.file("a.rs", code_lines(400));
+    for budget in [20u64, 57, 100, 333, 1000, 2500] {
+        let b = budget.to_string();
+        let v = ws.json(&["a.rs", "--max-tokens", &b]);
+        let shown = content(&v);
+        assert!(tokens(shown) <= budget, "{budget}");
+        assert_eq!(v["data"]["truncated_by"], "tokens", "{budget}");
+        let next = v["data"]["next_start_line"].as_u64().unwrap();
+        // The next line would have passed the budget.
+        let one_more = ws.json(&["a.rs", "-n", &next.to_string(), "--numbers", "pipe"]);
+        let with_next = content(&one_more);
+        assert!(with_next.starts_with(shown));
+        assert!(tokens(with_next) > budget, "{budget}");
+        let text = stdout(&ws.run(&["a.rs", "--max-tokens", &b]));
+        assert!(
+            text.contains(&format!(
+                "[Truncated at {budget} tokens: showing lines 1-{}",
+                next - 1
+            )),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_first_line_alone_past_the_budget_is_cut_to_fit() {
+    let ws = Workspace::new();
+    let long: String = (0..400).map(|i| format!("word{i} ")).collect();
+    ws.file("long.txt", format!("{long}\nsecond\n"));
+    let v = ws.json(&["long.txt", "--max-tokens", "50"]);
+    assert!(tokens(content(&v)) <= 50);
+    assert_eq!(v["data"]["end_line"], 1);
+    let next_char = v["data"]["next_start_char"].as_u64().unwrap();
+    assert!(next_char > 10);
+    assert_eq!(v["status"], "partial");
+    assert!(content(&v).contains(" … [+"));
+    // And the next page continues it.
+    let on = ws.json(&[
+        "long.txt",
+        "-s",
+        "1",
+        "--start-char",
+        &next_char.to_string(),
+        "--max-tokens",
+        "50",
+    ]);
+    assert!(tokens(content(&on)) <= 50);
+}
+
+#[test]
+fn the_tighter_budget_wins() {
+    let ws = Workspace::new();
+    ws.file("a.rs", code_lines(400));
+    let v = ws.json(&["a.rs", "--max-tokens", "100000", "--max-bytes", "300"]);
+    assert_eq!(v["data"]["truncated_by"], "bytes");
+    let v = ws.json(&["a.rs", "--max-tokens", "30", "--max-bytes", "100000"]);
+    assert_eq!(v["data"]["truncated_by"], "tokens");
+    let v = ws.json(&["a.rs", "--max-tokens", "1000000", "-n", "5"]);
+    assert_eq!(v["data"]["truncated_by"], "limit");
+}
+
+#[test]
+fn max_tokens_is_bounded() {
+    let ws = Workspace::new();
+    ws.file("a.txt", "a\n");
+    for bad in ["0", "1000001", "x"] {
+        let out = ws.run(&["a.txt", "--max-tokens", bad]);
+        assert_eq!(code(&out), 2, "{bad}");
+        assert!(stderr(&out).contains("INVALID_PARAM"));
+    }
+    assert_eq!(code(&ws.run(&["a.txt", "--max-tokens", "1000000"])), 0);
+    let out = ws.run(&["--call", r#"{"path":"a.txt","max_tokens":0}"#]);
+    assert_eq!(code(&out), 2);
+}
+
+#[test]
+fn paths_share_one_token_budget() {
+    let ws = Workspace::new();
+    ws.file("a.rs", code_lines(200));
+    ws.file("b.rs", code_lines(200));
+    let call = json!({"paths": ["a.rs", "b.rs"], "max_tokens": 700}).to_string();
+    let answers = json_lines(&ws.run(&["--call", &call]));
+    let first = tokens(content(&answers[0]));
+    assert!(first <= 700, "{first}");
+    // The second gets what is left, at least its first line cut to fit.
+    let second = &answers[1];
+    let cut = second["stats"]["lines_read"] == 1 && content(second).contains(" … [+");
+    assert!(first + tokens(content(second)) <= 700 || cut);
+    assert_eq!(answers[0]["data"]["truncated_by"], "tokens");
+}
+
+#[test]
+fn tail_keeps_within_the_token_budget() {
+    let ws = Workspace::new();
+    ws.file("a.rs", code_lines(300));
+    let v = ws.json(&["a.rs", "--tail", "200", "--max-tokens", "150"]);
+    assert!(tokens(content(&v)) <= 150);
+    assert_eq!(v["data"]["end_line"], 300);
+    let text = stdout(&ws.run(&["a.rs", "--tail", "200", "--max-tokens", "150"]));
+    assert!(
+        text.contains("[Truncated at 150 tokens: showing the last"),
+        "{text}"
+    );
+}
+
+#[test]
+fn numbers_compact_is_the_number_and_a_bar() {
+    let ws = Workspace::new();
+    ws.file("a.txt", "alpha\n  beta\n");
+    let out = ws.run(&["a.txt", "--numbers", "compact"]);
+    assert_eq!(stdout(&out), "1|alpha\n2|  beta\n");
+    ws.file("b.txt", "x\n".repeat(12));
+    let out = ws.run(&[
+        "b.txt",
+        "--numbers",
+        "compact",
+        "-s",
+        "9",
+        "-n",
+        "3",
+        "--no-hint",
+    ]);
+    assert_eq!(stdout(&out), "9|x\n10|x\n11|x\n");
+}
+
+#[test]
+fn the_hint_offers_the_leaner_views_after_the_outline_hint() {
+    let ws = Workspace::new();
+    ws.file("a.rs", code_lines(400));
+    ws.file("a.txt", code_lines(400));
+    let text = stdout(&ws.run(&["a.rs", "--max-tokens", "200"]));
+    assert!(text.ends_with("Use --outline to list its symbols. Use --signatures or --fit to see all of it in fewer tokens.]\n"), "{text}");
+    let text = stdout(&ws.run(&["a.rs", "--max-bytes", "300"]));
+    assert!(text.contains("Use --signatures or --fit to see all of it in fewer tokens.]"));
+    // Cut by the limit only, or no known language: no such hint.
+    let text = stdout(&ws.run(&["a.rs", "-n", "3"]));
+    assert!(!text.contains("--signatures"), "{text}");
+    let text = stdout(&ws.run(&["a.txt", "--max-tokens", "200"]));
+    assert!(!text.contains("--signatures"), "{text}");
+    let out = ws.run(&["--call", r#"{"path":"a.rs","max_tokens":200}"#]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["text"].as_str().unwrap().ends_with(
+        "Use outline=true to list its symbols. Use signatures=true or fit=true to see all of it in fewer tokens.]"
+    ));
+}
+
+#[test]
+fn the_schema_advertises_the_token_parameters() {
+    let ws = Workspace::new();
+    let schema: Value = serde_json::from_slice(&ws.run(&["--tool-schema"]).stdout).unwrap();
+    let props = &schema["parameters"]["properties"];
+    assert_eq!(props["max_tokens"]["type"], "integer");
+    assert_eq!(props["max_tokens"]["minimum"], 1);
+    assert_eq!(props["max_tokens"]["maximum"], 1_000_000);
+    for name in ["max_tokens", "signatures", "fit"] {
+        let d = props[name]["description"].as_str().unwrap();
+        assert!(!d.is_empty() && !d.contains('\n'), "{name}");
+    }
+    assert_eq!(props["signatures"]["type"], "boolean");
+    assert_eq!(props["fit"]["type"], "boolean");
+}
+
+/// Each language's fixture and its signatures view, line by line.
+const SIGNATURES: &[(&str, &str, &str)] = &[
+    (
+        "a.rs",
+        "use std::fmt;\n\n/// A window.\n#[derive(Debug)]\npub struct Window {\n    lines: Vec<String>,\n}\n\nimpl Window {\n    pub fn new() -> Window {\n        Window { lines: Vec::new() }\n    }\n\n    /// Renders it.\n    pub fn render(&self) -> String {\n        let mut out = String::new();\n        for line in &self.lines {\n            out.push_str(line);\n        }\n        out\n    }\n}\n\nfn helper(x: u32) -> u32 {\n    let y = x + 1;\n    let z = y * 2;\n    let w = z - 3;\n    w\n}\n",
+        "   1 | use std::fmt;\n   2 | \n   3 | /// A window.\n   4 | #[derive(Debug)]\n   5 | pub struct Window {\n   6 |     lines: Vec<String>,\n   7 | }\n   8 | \n   9 | impl Window {\n  10 |     pub fn new() -> Window {\n  11 |         Window { lines: Vec::new() }\n  12 |     }\n  13 | \n  14 |     /// Renders it.\n  15 |     pub fn render(&self) -> String {\n  16 |         ⋯ lines 16-20 (body of render)\n  21 |     }\n  22 | }\n  23 | \n  24 | fn helper(x: u32) -> u32 {\n  25 |     ⋯ lines 25-28 (body of helper)\n  29 | }\n",
+    ),
+    (
+        "a.py",
+        "import os\n\n\nclass Greeter:\n    \"\"\"Says hello.\"\"\"\n\n    def __init__(self, name):\n        self.name = name\n\n    @property\n    def greeting(self):\n        text = \"hello\"\n        text += \" \"\n        text += self.name\n        return text\n\n\ndef main():\n    g = Greeter(\"x\")\n    print(g.greeting)\n    print(os.getcwd())\n    return 0\n",
+        "   1 | import os\n   2 | \n   3 | \n   4 | class Greeter:\n   5 |     \"\"\"Says hello.\"\"\"\n   6 | \n   7 |     def __init__(self, name):\n   8 |         self.name = name\n   9 | \n  10 |     @property\n  11 |     def greeting(self):\n  12 |         ⋯ lines 12-15 (body of greeting)\n  16 | \n  17 | \n  18 | def main():\n  19 |     ⋯ lines 19-22 (body of main)\n",
+    ),
+    (
+        "a.js",
+        "import fs from \"fs\";\n\nexport class Store {\n  constructor(path) {\n    this.path = path;\n  }\n\n  load() {\n    const text = fs.readFileSync(this.path, \"utf8\");\n    const data = JSON.parse(text);\n    this.data = data;\n    return data;\n  }\n}\n\nconst double = (x) => {\n  const y = x * 2;\n  const z = y + 0;\n  console.log(z);\n  return z;\n};\n",
+        "   1 | import fs from \"fs\";\n   2 | \n   3 | export class Store {\n   4 |   constructor(path) {\n   5 |     this.path = path;\n   6 |   }\n   7 | \n   8 |   load() {\n   9 |     ⋯ lines 9-12 (body of load)\n  13 |   }\n  14 | }\n  15 | \n  16 | const double = (x) => {\n  17 |   ⋯ lines 17-20 (body of double)\n  21 | };\n",
+    ),
+    (
+        "a.ts",
+        "interface Shape {\n  area(): number;\n}\n\nexport function total(shapes: Shape[]): number {\n  let sum = 0;\n  for (const s of shapes) {\n    sum += s.area();\n  }\n  return sum;\n}\n",
+        "   1 | interface Shape {\n   2 |   area(): number;\n   3 | }\n   4 | \n   5 | export function total(shapes: Shape[]): number {\n   6 |   ⋯ lines 6-10 (body of total)\n  11 | }\n",
+    ),
+    (
+        "a.go",
+        "package main\n\nimport \"fmt\"\n\ntype Point struct {\n\tX, Y int\n}\n\nfunc (p *Point) String() string {\n\ta := p.X\n\tb := p.Y\n\ts := fmt.Sprintf(\"%d,%d\", a, b)\n\treturn s\n}\n",
+        "   1 | package main\n   2 | \n   3 | import \"fmt\"\n   4 | \n   5 | type Point struct {\n   6 | \tX, Y int\n   7 | }\n   8 | \n   9 | func (p *Point) String() string {\n  10 | \t⋯ lines 10-13 (body of String)\n  14 | }\n",
+    ),
+    (
+        "A.java",
+        "import java.util.List;\n\npublic class A {\n    private int n;\n\n    public int sum(List<Integer> xs) {\n        int s = 0;\n        for (int x : xs) {\n            s += x;\n        }\n        return s;\n    }\n}\n",
+        "   1 | import java.util.List;\n   2 | \n   3 | public class A {\n   4 |     private int n;\n   5 | \n   6 |     public int sum(List<Integer> xs) {\n   7 |         ⋯ lines 7-11 (body of sum)\n  12 |     }\n  13 | }\n",
+    ),
+    (
+        "a.c",
+        "#include <stdio.h>\n\nint add(int a, int b);\n\nint main(void) {\n    int a = 1;\n    int b = 2;\n    printf(\"%d\\n\", a + b);\n    return 0;\n}\n",
+        "   1 | #include <stdio.h>\n   2 | \n   3 | int add(int a, int b);\n   4 | \n   5 | int main(void) {\n   6 |     ⋯ lines 6-9 (body of main)\n  10 | }\n",
+    ),
+    (
+        "a.cpp",
+        "#include <string>\n\nnamespace ns {\nclass Box {\n public:\n  int size() const {\n    int a = 1;\n    int b = 2;\n    int c = a + b;\n    return c;\n  }\n};\n}  // namespace ns\n",
+        "   1 | #include <string>\n   2 | \n   3 | namespace ns {\n   4 | class Box {\n   5 |  public:\n   6 |   int size() const {\n   7 |     ⋯ lines 7-10 (body of size)\n  11 |   }\n  12 | };\n  13 | }  // namespace ns\n",
+    ),
+    (
+        "a.md",
+        "# Title\n\nFirst paragraph\nof the title.\n\nMore text.\n\n## Usage\n\nRun it.\n\n```\nagentread x\n```\n\n## Empty\n",
+        "   1 | # Title\n   2 | \n   3 | First paragraph\n   4 | of the title.\n   5 | \n   6 | ⋯ lines 6-6 (body of Title)\n   7 | \n   8 | ## Usage\n   9 | \n  10 | Run it.\n  11 | \n  12 | ⋯ lines 12-14 (body of Usage)\n  15 | \n  16 | ## Empty\n",
+    ),
+];
+
+#[test]
+fn signatures_elide_bodies_in_every_language() {
+    let ws = Workspace::new();
+    for (name, source, want) in SIGNATURES {
+        ws.file(name, source);
+        let out = ws.run(&[name, "--signatures"]);
+        assert_eq!(code(&out), 0, "{name}: {}", stderr(&out));
+        let got = stdout(&out);
+        for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
+            assert_eq!(g, w, "{name}, line {}", i + 1);
+        }
+        assert_eq!(got, *want, "{name}");
+    }
+}
+
+#[test]
+fn signatures_in_json_list_what_was_elided() {
+    let ws = Workspace::new();
+    let (name, source, _) = SIGNATURES[0];
+    ws.file(name, source);
+    let v = ws.json(&[name, "--signatures"]);
+    assert_eq!(v["data"]["type"], "signatures");
+    assert_eq!(v["data"]["language"], "rust");
+    assert_eq!(
+        v["data"]["elided"],
+        json!([
+            {"start_line": 16, "end_line": 20, "symbol": "render"},
+            {"start_line": 25, "end_line": 28, "symbol": "helper"}
+        ])
+    );
+    // A marker is one line shown.
+    assert_eq!(v["stats"]["lines_read"], 22);
+    assert_eq!(v["stats"]["total_lines"], 29);
+    assert_eq!(v["stats"]["tokens"], tokens(content(&v)));
+}
+
+#[test]
+fn signatures_are_paged_like_a_window() {
+    let ws = Workspace::new();
+    let (name, source, _) = SIGNATURES[0];
+    ws.file(name, source);
+    let v = ws.json(&[name, "--signatures", "-n", "16"]);
+    assert_eq!(v["data"]["next_start_line"], 21);
+    assert_eq!(v["data"]["end_line"], 20);
+    let text = stdout(&ws.run(&[name, "--signatures", "-n", "16"]));
+    assert!(text.contains("Use --start-line 21 to continue."), "{text}");
+    let out = ws.run(&[name, "--signatures", "-s", "21", "--no-hint"]);
+    assert!(stdout(&out).starts_with("  21 |     }\n  22 | }\n"));
+}
+
+#[test]
+fn a_symbol_target_applies_signatures_inside_it() {
+    let ws = Workspace::new();
+    let (name, source, _) = SIGNATURES[1];
+    ws.file(name, source);
+    let out = ws.run(&["a.py#Greeter", "--signatures", "--no-hint"]);
+    assert_eq!(
+        stdout(&out),
+        "   4 | class Greeter:\n   5 |     \"\"\"Says hello.\"\"\"\n   6 | \n   7 |     def __init__(self, name):\n   8 |         self.name = name\n   9 | \n  10 |     @property\n  11 |     def greeting(self):\n  12 |         ⋯ lines 12-15 (body of greeting)\n"
+    );
+    let v = ws.json(&["a.py#Greeter", "--signatures"]);
+    assert_eq!(v["data"]["symbol"]["qualified_name"], "Greeter");
+}
+
+#[test]
+fn signatures_refuse_what_they_cannot_be() {
+    let ws = Workspace::new();
+    ws.file("a.rs", "fn a() {}\n");
+    ws.file("a.txt", "text\n");
+    for args in [
+        vec!["a.rs", "--signatures", "--outline"],
+        vec!["a.rs:1", "--signatures", "--enclosing"],
+    ] {
+        let out = ws.run(&args);
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert!(stderr(&out).contains("INVALID_PARAM"), "{args:?}");
+    }
+    let out = ws.run(&["a.txt", "--signatures"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("Rust, Python, JavaScript"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn fit_shows_the_richest_view_that_fits() {
+    let ws = Workspace::new();
+    let (name, source, _) = SIGNATURES[0];
+    ws.file(name, source);
+    let whole = tokens(content(&ws.json(&[name])));
+    let sigs = tokens(content(&ws.json(&[name, "--signatures"])));
+    let outline = tokens(content(&ws.json(&[name, "--outline"])));
+    let view = |budget: u64| {
+        let v = ws.json(&[name, "--fit", "--max-tokens", &budget.to_string()]);
+        assert!(tokens(content(&v)) <= budget.max(outline), "{budget}");
+        v["data"]["view"].as_str().unwrap().to_string()
+    };
+    assert_eq!(view(whole), "lines");
+    assert_eq!(view(whole - 1), "signatures");
+    assert_eq!(view(sigs), "signatures");
+    assert_eq!(view(sigs - 1), "outline");
+    let text = stdout(&ws.run(&[name, "--fit", "--max-tokens", &(sigs - 1).to_string()]));
+    assert!(
+        text.ends_with("Use PATH#SYMBOL or --start-line/--limit to read a part.]\n"),
+        "{text}"
+    );
+    let out = ws.run(&[
+        "--call",
+        &json!({"path": name, "fit": true, "max_tokens": sigs - 1}).to_string(),
+    ]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("Use PATH#SYMBOL or start_line/limit to read a part.]")
+    );
+    // Without a token budget, the byte budget.
+    let v = ws.json(&[name, "--fit"]);
+    assert_eq!(v["data"]["view"], "lines");
+    // A file in no known language: the usual window.
+    ws.file("a.txt", "plain\n".repeat(10));
+    let v = ws.json(&["a.txt", "--fit", "--max-tokens", "5"]);
+    assert_eq!(v["data"]["type"], "file");
+    assert_eq!(v["data"]["truncated_by"], "tokens");
+}
+
+/// One `tools/call` of `read` with `arguments`, to `agentread --mcp` with `settings`:
+/// its `structuredContent`.
+fn mcp_call(ws: &Workspace, settings: &[&str], arguments: Value) -> Value {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_agentread"))
+        .arg("--mcp")
+        .args(settings)
+        .current_dir(ws.path())
+        .env_remove("AGENTREAD_ROOT")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let messages = [
+        json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}),
+        json!({"jsonrpc":"2.0","method":"notifications/initialized"}),
+        json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read","arguments":arguments}}),
+    ];
+    for m in messages {
+        writeln!(stdin, "{m}").unwrap();
+    }
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let answer = loop {
+        let line = lines.next().unwrap().unwrap();
+        let v: Value = serde_json::from_str(&line).unwrap();
+        if v["id"] == 2 {
+            break v;
+        }
+    };
+    drop(stdin);
+    child.wait().unwrap();
+    answer["result"]["structuredContent"].clone()
+}
+
+#[test]
+fn the_mcp_server_has_a_token_budget_of_9000_that_its_max_tokens_changes() {
+    let ws = Workspace::new();
+    ws.file("big.rs", code_lines(2000));
+    let v = mcp_call(
+        &ws,
+        &["--max-bytes", "1000000"],
+        json!({"path": "big.rs", "limit": 2000}),
+    );
+    assert_eq!(v["data"]["truncated_by"], "tokens");
+    let shown = tokens(content(&v));
+    assert!(shown <= 9000 && shown > 8500, "{shown}");
+    let v = mcp_call(&ws, &["--max-tokens", "300"], json!({"path": "big.rs"}));
+    assert!(tokens(content(&v)) <= 300);
+    // A call's own budget wins over the server's.
+    let v = mcp_call(
+        &ws,
+        &["--max-tokens", "300"],
+        json!({"path": "big.rs", "max_tokens": 600}),
+    );
+    assert!(tokens(content(&v)) > 300 && tokens(content(&v)) <= 600);
+    // The command line has none by default.
+    let v = ws.json(&["big.rs", "-n", "2000", "--max-bytes", "1000000"]);
+    assert_eq!(v["data"]["truncated"], false);
+    // Per-call views are not server settings.
+    for flag in ["--signatures", "--fit"] {
+        let out = ws.run(&["--mcp", flag]);
+        assert_eq!(code(&out), 2, "{flag}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// No answer passes its token budget, except a first line cut to one character.
+    #[test]
+    fn no_answer_passes_its_token_budget(
+        lines in proptest::collection::vec("[a-zA-Z0-9 (){};=_.,:\"'\t日本é-]{0,120}", 1..60),
+        budget in 1u64..400,
+        start in 1usize..5,
+        numbers in 0usize..5,
+    ) {
+        let ws = Workspace::new();
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        ws.file("p.rs", &text);
+        let start = start.min(lines.len()).to_string();
+        let style = ["pipe", "tab", "colon", "compact", "none"][numbers];
+        let b = budget.to_string();
+        for extra in [&[][..], &["--signatures"][..]] {
+            let mut args = vec!["p.rs", "-s", &start, "--max-tokens", &b, "--numbers", style];
+            args.extend_from_slice(extra);
+            let v = ws.json(&args);
+            let shown = content(&v);
+            prop_assert_eq!(v["stats"]["tokens"].as_u64().unwrap(), tokens(shown));
+            let one_char_cut = v["stats"]["lines_read"] == 1 && shown.contains(" … [+");
+            prop_assert!(tokens(shown) <= budget || one_char_cut, "{} > {budget}: {shown:?}", tokens(shown));
+        }
+    }
+}
