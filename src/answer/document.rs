@@ -87,7 +87,7 @@ pub fn read_bytes(
 fn too_large(kind: DocumentKind, path: &str, wording: Wording) -> Error {
     let (what, bound) = match kind {
         DocumentKind::Notebook => ("notebook", "64 MiB"),
-        DocumentKind::Pdf => ("PDF", "256 MiB"),
+        DocumentKind::Pdf => ("PDF", "64 MiB"),
     };
     Error::new(
         ErrorCode::SizeLimitExceeded,
@@ -124,7 +124,9 @@ pub fn view(
             no_text_layer: false,
         })),
         DocumentKind::Pdf => {
-            let text = pdf::extract(bytes, PDF_BUDGET).map_err(|e| pdf_error(e, path, wording))?;
+            let cancelled = super::cancelled_flag();
+            let text = pdf::extract_unless(bytes, PDF_BUDGET, cancelled.as_deref())
+                .map_err(|e| pdf_error(e, path, wording))?;
             let parts = pdf::page_lines(&text)
                 .into_iter()
                 .enumerate()
@@ -168,7 +170,9 @@ fn pdf_error(error: PdfError, path: &str, wording: Wording) -> Error {
         PdfError::TooLarge => Error::new(
             ErrorCode::SizeLimitExceeded,
             format!(
-                "'{path}' holds more text than is read from a PDF (64 MiB); {raw} reads it as it is."
+                "'{path}' is a PDF too large to read as text within {} MiB of memory (its objects, or more than {} MiB of text); {raw} reads it as it is.",
+                pdf::MEMORY_BUDGET >> 20,
+                pdf::MAX_TEXT_BYTES >> 20
             ),
         ),
         PdfError::Timeout => Error::new(
