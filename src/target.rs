@@ -114,12 +114,17 @@ fn resolve_path(request: &Request, path: &OsStr, budget: u64) -> Result<Plan, Er
     {
         return plan(request, resolved, Part::Whole, budget);
     }
-    if let Some((file, symbol)) = symbol_ref(path.as_bytes())
-        && let Ok(resolved) = request.root.resolve(OsStr::from_bytes(file))
-        && matches!(resolved.opened, Opened::File { .. })
-    {
-        let symbol = String::from_utf8_lossy(symbol).into_owned();
-        return plan(request, resolved, Part::Symbol(symbol), budget);
+    if let Some((file, symbol)) = symbol_ref(path.as_bytes()) {
+        match request.root.resolve(OsStr::from_bytes(file)) {
+            Ok(resolved) if matches!(resolved.opened, Opened::File { .. }) => {
+                let symbol = String::from_utf8_lossy(symbol).into_owned();
+                return plan(request, resolved, Part::Symbol(symbol), budget);
+            }
+            // The file before `#` is there but cannot be read (a link leading outside,
+            // a FIFO, no permission): that is the answer, as it is for `PATH:N`.
+            Err(err) if err.code != ErrorCode::NotFound => return Err(err),
+            _ => {}
+        }
     }
     if let Some((file, reference)) = line_ref(path.as_bytes()) {
         let file = OsStr::from_bytes(file);
@@ -162,6 +167,14 @@ fn plan(request: &Request, resolved: Resolved, part: Part, budget: u64) -> Resul
         _ => None,
     };
     let symbol = match part {
+        // `{"path": "a.py#K", "symbol": "m"}` names two symbols: neither is chosen.
+        Part::Symbol(symbol) if request.call.symbol.is_some() => {
+            return Err(Error::invalid_param(format!(
+                "'{}#{symbol}' names a symbol, and {} names another: give only one of them.",
+                resolved.display,
+                request.wording().name(name::SYMBOL)
+            )));
+        }
         Part::Symbol(symbol) => Some(symbol),
         _ => request.call.symbol.clone(),
     };

@@ -228,7 +228,7 @@ impl Incoming {
                     &mut self.overlong,
                 )
                 .await
-                    .is_none()
+                .is_none()
                 {
                     self.ended = true;
                     return None;

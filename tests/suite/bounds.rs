@@ -54,7 +54,10 @@ impl Server {
 
     fn receive(&mut self) -> Value {
         let mut line = String::new();
-        assert!(self.stdout.read_line(&mut line).unwrap() > 0, "stdout closed");
+        assert!(
+            self.stdout.read_line(&mut line).unwrap() > 0,
+            "stdout closed"
+        );
         serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
     }
 
@@ -82,10 +85,12 @@ impl Drop for Server {
     }
 }
 
-/// Deflates `content` as a PDF stream's data.
+/// Deflates `content` as a PDF stream's data (large enough to gain from it: lopdf leaves
+/// a stream that would not shrink as it is).
 fn deflated(content: &[u8]) -> Vec<u8> {
     let mut stream = lopdf::Stream::new(lopdf::Dictionary::new(), content.to_vec());
     stream.compress().unwrap();
+    assert!(stream.dict.has(b"Filter"), "not compressed");
     stream.content
 }
 
@@ -121,7 +126,9 @@ fn pages_pdf(objects: &[(String, Option<Vec<u8>>)], pages: usize) -> Vec<u8> {
         out.extend_from_slice(b"endobj\n");
     }
     let xref = out.len();
-    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", offsets.len() + 1).as_bytes());
+    out.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", offsets.len() + 1).as_bytes(),
+    );
     for offset in &offsets {
         out.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
     }
@@ -178,7 +185,11 @@ fn a_pdf_read_is_bounded_whatever_the_files_shape() {
     ws.file("tj.pdf", page_pdf(tj.as_bytes()));
     let objects = format!("[{}]", "[]".repeat(15_000_000));
     ws.file("objstm.pdf", object_stream_pdf(objects.as_bytes()));
-    ws.file("fine.pdf", page_pdf(b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET"));
+    let page = b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET";
+    ws.file(
+        "fine.pdf",
+        pdf(&[(format!("<< /Length {} >>", page.len()), Some(page.to_vec()))]),
+    );
     let mut server = Server::start(&ws);
     for (id, name) in [
         (1, "arrays.pdf"),
@@ -190,7 +201,10 @@ fn a_pdf_read_is_bounded_whatever_the_files_shape() {
         server.call(id, json!({"path": name}));
         let v = server.receive();
         let result = &v["result"]["structuredContent"];
-        assert_eq!(result["error"]["code"], "SIZE_LIMIT_EXCEEDED", "{name}: {v}");
+        assert_eq!(
+            result["error"]["code"], "SIZE_LIMIT_EXCEEDED",
+            "{name}: {v}"
+        );
         let message = result["error"]["message"].as_str().unwrap();
         assert!(message.contains("raw=true"), "{message}");
         assert!(
@@ -228,7 +242,12 @@ fn slow_pdf() -> Vec<u8> {
 /// CPU time the process has used, in clock ticks (1/100 s).
 fn cpu_ticks(pid: u32) -> u64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
-    let fields: Vec<&str> = stat.rsplit(')').next().unwrap().split_whitespace().collect();
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .collect();
     // utime and stime are fields 14 and 15, the 12th and 13th after the name.
     fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
 }
@@ -254,7 +273,11 @@ fn a_cancelled_call_stops_its_work_and_is_not_answered() {
     let spent = cpu_ticks(pid) - after;
     assert!(spent <= 6, "{spent} ticks of CPU after the cancellation");
     server.send(&json!({"jsonrpc":"2.0","id":2,"method":"ping"}));
-    assert_eq!(server.receive()["id"], 2, "an answer was sent for the cancelled call");
+    assert_eq!(
+        server.receive()["id"],
+        2,
+        "an answer was sent for the cancelled call"
+    );
     server.call(3, json!({"path": "slow.pdf", "limit": 1}));
     server.send(&json!({"jsonrpc":"2.0","id":4,"method":"ping"}));
     assert_eq!(server.receive()["id"], 4);
@@ -270,7 +293,11 @@ fn a_ping_is_answered_whatever_is_in_flight() {
     ws.file("arrays.pdf", page_pdf(arrays.as_bytes()));
     let mut server = Server::start(&ws);
     for id in 1..=64u64 {
-        let name = if id % 2 == 0 { "slow.pdf" } else { "arrays.pdf" };
+        let name = if id % 2 == 0 {
+            "slow.pdf"
+        } else {
+            "arrays.pdf"
+        };
         server.call(id, json!({"path": name}));
     }
     std::thread::sleep(Duration::from_millis(300));
@@ -284,7 +311,10 @@ fn a_ping_is_answered_whatever_is_in_flight() {
             }
         }
         let waited = started.elapsed();
-        assert!(waited < Duration::from_millis(500), "a ping waited {waited:?}");
+        assert!(
+            waited < Duration::from_millis(500),
+            "a ping waited {waited:?}"
+        );
     }
     for id in 1..=64u64 {
         server.send(&json!({"jsonrpc":"2.0","method":"notifications/cancelled",
@@ -308,7 +338,11 @@ fn png_header(width: u32, height: u32, depth: u8, colour: u8) -> Vec<u8> {
         for &b in bytes {
             crc ^= u32::from(b);
             for _ in 0..8 {
-                crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+                crc = if crc & 1 == 1 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
             }
         }
         !crc
@@ -353,4 +387,62 @@ fn an_image_that_would_cost_more_than_its_bound_is_refused_from_its_header() {
     }
     let peak = server.peak_mib();
     assert!(peak < 256, "peak RSS {peak} MiB");
+}
+
+/// Issue 28: `PATH#SYMBOL` answers for the file before the `#` as `PATH:N` does: a link
+/// leading outside is ACCESS_DENIED, a FIFO NOT_FILE; a path through a missing directory
+/// is named as asked; a symbol in the path and another in `symbol` are refused.
+#[test]
+fn a_symbol_target_is_answered_for_its_file() {
+    let ws = Workspace::new();
+    let outside = Workspace::new();
+    outside.file("secret.py", "def OUT():\n    pass\n");
+    std::os::unix::fs::symlink(outside.path().join("secret.py"), ws.path().join("link.py"))
+        .unwrap();
+    ws.file("a.py", "class K:\n    def m(self):\n        pass\n");
+    ws.file("x.txt", "x\n");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        ws.path().join("pipe.py"),
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
+    let code = |args: &[&str]| ws.json(args)["error"]["code"].as_str().unwrap().to_string();
+    assert_eq!(code(&["link.py:1"]), "ACCESS_DENIED");
+    assert_eq!(code(&["link.py#OUT"]), "ACCESS_DENIED");
+    assert_eq!(code(&["pipe.py#f"]), "NOT_FILE");
+    let v = ws.json(&["nonexist/../x.txt"]);
+    assert_eq!(v["error"]["code"], "NOT_FOUND");
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(message.contains("'nonexist/../x.txt'"), "{message}");
+    let v = ws.json(&["--call", r#"{"path":"a.py#K","symbol":"m"}"#]);
+    assert_eq!(v["error"]["code"], "INVALID_PARAM", "{v}");
+    let v = ws.json(&["--call", r#"{"path":"a.py","symbol":"m"}"#]);
+    assert_eq!(v["data"]["symbol"]["qualified_name"], "K.m", "{v}");
+}
+
+/// Issue 28: every request with an id gets an answer carrying it: one holding a lone
+/// surrogate or a number serde cannot hold, and one on a line over 16 MiB.
+#[test]
+fn a_request_that_cannot_be_parsed_is_answered_with_its_id() {
+    let ws = Workspace::new();
+    let mut server = Server::start(&ws);
+    server.send_line(
+        r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read","arguments":{"path":"\ud800"}}}"#,
+    );
+    let v = server.receive();
+    assert_eq!(
+        (&v["id"], &v["error"]["code"]),
+        (&json!(7), &json!(-32700)),
+        "{v}"
+    );
+    server.send_line(
+        r#"{"jsonrpc":"2.0","id":"n","method":"tools/call","params":{"name":"read","arguments":{"path":"a","limit":1e400}}}"#,
+    );
+    let v = server.receive();
+    assert_eq!(v["id"], "n", "{v}");
+    server.send(&json!({"jsonrpc":"2.0","id":9,"method":"ping"}));
+    assert_eq!(server.receive()["id"], 9);
 }

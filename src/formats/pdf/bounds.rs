@@ -55,12 +55,36 @@ thread_local! {
     /// Whether the load went past its budget: every later object is dropped, and the
     /// read is refused once the load returns.
     static OVER: Cell<bool> = const { Cell::new(false) };
+    /// The objects of the object stream just loaded, which lopdf passes to the filter
+    /// next (see [`filter`]).
+    static MEMBERS: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Starts the accounting of one load on this thread.
 pub(super) fn start_load(tokens: usize) {
     LEFT.with(|left| left.set(tokens));
     OVER.with(|over| over.set(false));
+    MEMBERS.with(|members| members.borrow_mut().clear());
+}
+
+/// Whether `id` is a member of the object stream loaded last. lopdf passes an object
+/// stream's members to the filter right after the stream itself, and keeps what the
+/// filter returns; for any other object it keeps the object it passed and ignores what the
+/// filter returns. The first object that is not a member ends the members.
+fn is_member(id: u32) -> bool {
+    MEMBERS.with(|members| {
+        let mut members = members.borrow_mut();
+        match members.iter().position(|&m| m == id) {
+            Some(at) => {
+                members.swap_remove(at);
+                true
+            }
+            None => {
+                members.clear();
+                false
+            }
+        }
+    })
 }
 
 /// Whether the last load on this thread went past its budget.
@@ -88,6 +112,7 @@ pub(super) fn filter(id: (u32, u16), object: &mut Object) -> Option<((u32, u16),
     if OVER.with(Cell::get) {
         return None;
     }
+    let member = is_member(id.0);
     let mut held = 0;
     if let Object::Stream(stream) = object {
         if matches!(stream.dict.get(b"Subtype"), Ok(Object::Name(name)) if name == b"Image")
@@ -105,10 +130,19 @@ pub(super) fn filter(id: (u32, u16), object: &mut Object) -> Option<((u32, u16),
     }
     if let Object::Stream(stream) = object
         && stream.dict.has_type(b"ObjStm")
+        && !member
     {
         let left = LEFT.with(Cell::get);
         let fits = match stream.get_plain_content_with_limit(MAX_STREAM_BYTES) {
-            Ok(content) => count_tokens(&content, Mode::Objects, left).is_some_and(charge),
+            Ok(content) => {
+                let first = stream.dict.get(b"First").and_then(Object::as_i64).ok();
+                let header = first
+                    .and_then(|f| usize::try_from(f).ok())
+                    .and_then(|f| content.get(..f))
+                    .unwrap_or_default();
+                MEMBERS.with(|members| *members.borrow_mut() = member_ids(header));
+                count_tokens(&content, Mode::Objects, left).is_some_and(charge)
+            }
             // lopdf fails on it in the same way (too large is a refusal of the load).
             Err(_) => true,
         };
@@ -117,7 +151,22 @@ pub(super) fn filter(id: (u32, u16), object: &mut Object) -> Option<((u32, u16),
             return None;
         }
     }
-    Some((id, std::mem::replace(object, Object::Null)))
+    // lopdf keeps what is returned for a member, and its own object otherwise.
+    let kept = match member {
+        true => std::mem::replace(object, Object::Null),
+        false => Object::Null,
+    };
+    Some((id, kept))
+}
+
+/// The object numbers an object stream's header lists (pairs of number and offset).
+fn member_ids(header: &[u8]) -> Vec<u32> {
+    header
+        .split(|b| is_space(*b))
+        .filter(|word| !word.is_empty())
+        .step_by(2)
+        .filter_map(|word| std::str::from_utf8(word).ok()?.parse().ok())
+        .collect()
 }
 
 /// The objects `object` is made of, itself included.
@@ -139,7 +188,8 @@ pub(super) fn file_fits(bytes: &[u8], tokens: usize) -> bool {
 /// The most tokens any one operation of a content stream holds, counted up to
 /// [`MAX_OPERATION_TOKENS`] + 1.
 pub(super) fn largest_operation(content: &[u8]) -> usize {
-    count_tokens(content, Mode::Content, MAX_OPERATION_TOKENS).map_or(MAX_OPERATION_TOKENS + 1, |n| n)
+    count_tokens(content, Mode::Content, MAX_OPERATION_TOKENS)
+        .map_or(MAX_OPERATION_TOKENS + 1, |n| n)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -159,7 +209,10 @@ fn is_space(b: u8) -> bool {
 }
 
 fn is_delimiter(b: u8) -> bool {
-    matches!(b, b'(' | b')' | b'<' | b'>' | b'[' | b']' | b'{' | b'}' | b'/' | b'%')
+    matches!(
+        b,
+        b'(' | b')' | b'<' | b'>' | b'[' | b']' | b'{' | b'}' | b'/' | b'%'
+    )
 }
 
 /// Counts tokens as [`Mode`] says; `None` as soon as the count passes `limit`.
@@ -270,7 +323,10 @@ mod tests {
 
     #[test]
     fn tokens_are_counted_as_lopdf_parses_them() {
-        assert_eq!(count_tokens(b"1 0 obj << /A [1 2 (a)b)] >> endobj", Mode::File, 100), Some(12));
+        assert_eq!(
+            count_tokens(b"1 0 obj << /A [1 2 (a)b)] >> endobj", Mode::File, 100),
+            Some(12)
+        );
         // Stream data and cross-reference tables are skipped.
         let file = b"1 0 obj <</Length 3>> stream\n[[[\nendstream endobj xref\n0 1\n0000000000 65535 f \ntrailer <<>>";
         assert_eq!(count_tokens(file, Mode::File, 100), Some(11));
