@@ -446,11 +446,18 @@ fn classify(line: &[u8]) -> Line {
     }
     let value: Value = match serde_json::from_slice(body) {
         Ok(value) => value,
-        // JSON that serde cannot hold (a lone surrogate `"\ud800"`, `1e400`) still names
-        // its id most of the time: the answer carries it, so the caller is not left waiting.
+        // JSON that is well formed (as serde reads it when it keeps no value) but holds a
+        // value serde cannot (a lone surrogate `"\ud800"`, `1e400`) names its id: the
+        // answer carries it, so the caller is not left waiting. A line that is not JSON
+        // at all is answered with a null id.
         Err(_) => {
-            let id = salvage_id(body).unwrap_or(Value::Null);
-            return Line::Reply(error_line(&id, PARSE_ERROR, "Parse error"));
+            let well_formed = serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok();
+            let id = well_formed.then(|| salvage_id(body)).flatten();
+            return Line::Reply(error_line(
+                &id.unwrap_or(Value::Null),
+                PARSE_ERROR,
+                "Parse error",
+            ));
         }
     };
     let Value::Object(object) = value else {
@@ -816,8 +823,8 @@ mod tests {
         use serde_json::json;
         for (line, id, code) in [
             ("not json", Value::Null, PARSE_ERROR),
-            // Not JSON, but its id can be read: the answer carries it.
-            ("{\"jsonrpc\":\"2.0\",\"id\":1", json!(1), PARSE_ERROR),
+            ("{\"jsonrpc\":\"2.0\",\"id\":1", Value::Null, PARSE_ERROR),
+            // Well-formed JSON with a value serde cannot hold: the answer carries its id.
             (
                 r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"read","arguments":{"path":"\ud800"}}}"#,
                 json!(8),
