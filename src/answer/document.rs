@@ -1,7 +1,10 @@
 //! Notebooks and PDFs read as a text view (SPEC §16): which files are documents, their
 //! view and its symbols (cells, pages), and the errors a document's reading can meet.
 
+use std::cell::RefCell;
 use std::fs::File;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::args::params::{Wording, name};
@@ -124,7 +127,7 @@ pub fn view(
             no_text_layer: false,
         })),
         DocumentKind::Pdf => {
-            let cancelled = super::cancelled_flag();
+            let cancelled = cancelled_flag();
             let text = pdf::extract_unless(bytes, PDF_BUDGET, cancelled.as_deref())
                 .map_err(|e| pdf_error(e, path, wording))?;
             let parts = pdf::page_lines(&text)
@@ -146,6 +149,25 @@ pub fn view(
             }))
         }
     }
+}
+
+thread_local! {
+    /// The flag of the call this thread answers, when it can be cancelled (MCP).
+    static CANCELLED: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
+}
+
+/// Runs `work` (an answer) so that the long parts of it (a PDF's text) give up within a
+/// few milliseconds of `cancelled` being set; what is answered then goes nowhere.
+pub fn cancellable<T>(cancelled: Arc<AtomicBool>, work: impl FnOnce() -> T) -> T {
+    CANCELLED.with(|flag| *flag.borrow_mut() = Some(cancelled));
+    let result = work();
+    CANCELLED.with(|flag| *flag.borrow_mut() = None);
+    result
+}
+
+/// The flag [`cancellable`] set on this thread, if any.
+fn cancelled_flag() -> Option<Arc<AtomicBool>> {
+    CANCELLED.with(|flag| flag.borrow().clone())
 }
 
 fn pdf_error(error: PdfError, path: &str, wording: Wording) -> Error {

@@ -1,11 +1,8 @@
 //! Answers one target: resolves it (`target`), then reads what it names: a file's
 //! window, a directory's page, an image, or standard input.
 
-use std::cell::RefCell;
 use std::fs::File;
 use std::io::Cursor;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use rustix::fs::Stat;
@@ -41,25 +38,6 @@ pub fn parses(request: &Request, plan: &Plan) -> bool {
         }
         _ => false,
     }
-}
-
-thread_local! {
-    /// The flag of the call this thread answers, when it can be cancelled (MCP).
-    static CANCELLED: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
-}
-
-/// Runs `work` (an answer) so that the long parts of it (a PDF's text) give up within a
-/// few milliseconds of `cancelled` being set; what is answered then goes nowhere.
-pub fn cancellable<T>(cancelled: Arc<AtomicBool>, work: impl FnOnce() -> T) -> T {
-    CANCELLED.with(|flag| *flag.borrow_mut() = Some(cancelled));
-    let result = work();
-    CANCELLED.with(|flag| *flag.borrow_mut() = None);
-    result
-}
-
-/// The flag [`cancellable`] set on this thread, if any.
-fn cancelled_flag() -> Option<Arc<AtomicBool>> {
-    CANCELLED.with(|flag| flag.borrow().clone())
 }
 
 /// Whether reading a plan may take much memory (up to the bound of its kind: 256 MiB for

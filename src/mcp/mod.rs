@@ -260,7 +260,7 @@ impl Server {
         let params = request.params.for_target(&target);
         tokio::task::spawn_blocking(move || {
             let _turn = turn;
-            answer::cancellable(cancelled, || {
+            answer::document::cancellable(cancelled, || {
                 let read = answer::read(&request, plan, None);
                 let answer = answer::finish(&request, &target, started, read);
                 result(&answer, &settings, Some(&served))
@@ -290,7 +290,7 @@ impl Server {
         let turn = self.heavy.clone().acquire_owned().await.ok();
         tokio::task::spawn_blocking(move || {
             let _turn = turn;
-            answer::cancellable(cancelled, || {
+            answer::document::cancellable(cancelled, || {
                 let answers: Vec<Answer> = answer::answer_all(&request);
                 several_results(&answers, &settings, &root)
             })
@@ -340,7 +340,7 @@ impl ServerHandler for Server {
         let arguments = request.arguments.unwrap_or_default();
         // `notifications/cancelled`: rmcp cancels the call's token, the transport drops
         // its answer, and here the work stops: a call waiting for its turn never starts,
-        // one reading sees its flag (`answer::cancellable`).
+        // one reading sees its flag (`answer::document::cancellable`).
         let cancelled = Arc::new(AtomicBool::new(false));
         tokio::select! {
             biased;
