@@ -30,7 +30,7 @@ pub const PARSE_BUDGET: Duration = Duration::from_secs(2);
 /// Reads what `structure` asks of `file`.
 pub fn read(
     request: &Request,
-    facts: FileFacts,
+    mut facts: FileFacts,
     file: &File,
     spec: &WindowSpec,
     structure: Structure,
@@ -70,6 +70,10 @@ pub fn read(
         Structure::Outline { from, to, within } => {
             let language = known(language, &path, request)?;
             let symbols = parse(language, &bytes, &path, request)?;
+            // `--hash` is the file's, with its outline as with its lines (issue 28).
+            if request.wants_hash() {
+                facts.content_hash = Some(blake3::hash(&bytes).to_hex().to_string());
+            }
             let find = |query: &str| lookup(&symbols, language, query, &path);
             let page = Page {
                 from,

@@ -446,3 +446,17 @@ fn a_request_that_cannot_be_parsed_is_answered_with_its_id() {
     server.send(&json!({"jsonrpc":"2.0","id":9,"method":"ping"}));
     assert_eq!(server.receive()["id"], 9);
 }
+
+/// Issue 28: `--outline --hash` keeps the hash, the file's as a window gives it.
+#[test]
+fn an_outline_keeps_the_files_hash() {
+    let ws = Workspace::new();
+    ws.file("a.py", "class K:\n    def m(self):\n        pass\n");
+    let window = ws.json(&["a.py", "--hash"]);
+    let outline = ws.json(&["a.py", "--outline", "--hash"]);
+    assert!(window["stats"]["content_hash"].is_string(), "{window}");
+    assert_eq!(
+        outline["stats"]["content_hash"], window["stats"]["content_hash"],
+        "{outline}"
+    );
+}

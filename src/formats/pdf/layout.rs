@@ -87,6 +87,8 @@ pub(super) fn extract_pages(
     // lopdf rebuilds a page tree it could not read only when no filter is given; with
     // ours, the rebuild is asked for here.
     if doc.get_pages().is_empty() {
+        // Dropped first: two loads never live at once.
+        drop(doc);
         doc = load(bytes, true)?;
     }
     // lopdf decrypts a file whose user password is empty as it loads it, but only with an
