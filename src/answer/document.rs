@@ -110,7 +110,18 @@ pub fn view(
     wording: Wording,
 ) -> Result<Option<View>, Error> {
     match kind {
-        DocumentKind::Notebook => Ok(notebook::view(bytes).map(|view| View {
+        DocumentKind::Notebook => Ok(notebook::view_bounded(bytes)
+            .map_err(|notebook::TooManyCells| {
+                Error::new(
+                    ErrorCode::SizeLimitExceeded,
+                    format!(
+                        "'{path}' is a notebook of more than {} cells, the most that is read as a view; {} reads it as it is.",
+                        notebook::MAX_CELLS,
+                        wording.flag(name::RAW)
+                    ),
+                )
+            })?
+            .map(|view| View {
             kind,
             parts: view
                 .cells

@@ -460,3 +460,37 @@ fn an_outline_keeps_the_files_hash() {
         "{outline}"
     );
 }
+
+/// Issue 28: a notebook of more cells than are read as a view (1.4 million empty cells
+/// took 340 MB for a window, 564 MB for an outline) is SIZE_LIMIT_EXCEEDED, saying that
+/// `raw` reads it; one within the bound is read.
+#[test]
+fn a_notebook_of_too_many_cells_is_refused_within_its_bound() {
+    let ws = Workspace::new();
+    let notebook = |cells: usize| {
+        let cell = r#"{"cell_type":"code","metadata":{},"source":""}"#;
+        format!(
+            r#"{{"cells":[{}],"metadata":{{}},"nbformat":4,"nbformat_minor":2}}"#,
+            vec![cell; cells].join(",")
+        )
+    };
+    ws.file("many.ipynb", notebook(400_000));
+    ws.file("some.ipynb", notebook(3));
+    let mut server = Server::start(&ws);
+    for (id, outline) in [(1, false), (2, true)] {
+        server.call(id, json!({"path": "many.ipynb", "outline": outline}));
+        let v = server.receive();
+        let error = &v["result"]["structuredContent"]["error"];
+        assert_eq!(error["code"], "SIZE_LIMIT_EXCEEDED", "{v}");
+        assert!(error["message"].as_str().unwrap().contains("raw=true"));
+    }
+    // The file is 18 MB: three times that at most.
+    let peak = server.peak_mib();
+    assert!(peak < 54, "peak RSS {peak} MiB");
+    server.call(3, json!({"path": "some.ipynb", "outline": true}));
+    let v = server.receive();
+    assert_eq!(
+        v["result"]["structuredContent"]["data"]["total_symbols"], 3,
+        "{v}"
+    );
+}
