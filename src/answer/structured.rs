@@ -2,6 +2,7 @@
 //! symbol (else the indented block) that holds a line. The file is parsed only here,
 //! so that a plain window never loads a grammar.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::Cursor;
@@ -54,26 +55,35 @@ pub fn read(
     };
     let file_name = path.rsplit('/').next().unwrap_or(&path);
     // The same refusals as a window's: binary files are not parsed.
-    crate::read::sniff::classify_whole(&bytes, file_name, request.encoding).map_err(
-        |evidence| {
+    let decoding = crate::read::sniff::classify_whole(&bytes, file_name, request.encoding)
+        .map_err(|evidence| {
             let head = &bytes[..bytes.len().min(crate::read::sniff::SNIFF_LEN)];
             let found = crate::read::sniff::recognise(head);
             let what = found.map(|found| {
                 crate::answer::refusal::recognised(&found, Some(&path), request.wording())
             });
             Error::binary_as(&path, evidence.into(), what)
-        },
-    )?;
-    let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+        })?;
+    // `--hash` is the file's, with its outline as with its lines (issue 28).
+    if request.wants_hash() {
+        facts.content_hash = Some(blake3::hash(&bytes).to_hex().to_string());
+    }
+    // Parsed as a window reads it: without its byte-order mark, and UTF-16 (or an
+    // encoding asked for) as its text. Lines are the same, so line numbers hold; the
+    // lines of a symbol are still read from the file as it is.
+    let text: Cow<[u8]> = match (decoding.bom_len, decoding.encoding) {
+        (0, encoding) if encoding == encoding_rs::UTF_8 => Cow::Borrowed(&bytes),
+        (bom, encoding) => {
+            let (text, _) = encoding.decode_without_bom_handling(&bytes[bom..]);
+            Cow::Owned(text.into_owned().into_bytes())
+        }
+    };
+    let first_line = text.split(|&b| b == b'\n').next().unwrap_or_default();
     let language = Language::detect(file_name, first_line);
     match structure {
         Structure::Outline { from, to, within } => {
             let language = known(language, &path, request)?;
-            let symbols = parse(language, &bytes, &path, request)?;
-            // `--hash` is the file's, with its outline as with its lines (issue 28).
-            if request.wants_hash() {
-                facts.content_hash = Some(blake3::hash(&bytes).to_hex().to_string());
-            }
+            let symbols = parse(language, &text, &path, request)?;
             let find = |query: &str| lookup(&symbols, language, query, &path);
             let page = Page {
                 from,
@@ -84,7 +94,7 @@ pub fn read(
             outline(
                 request,
                 facts,
-                &bytes,
+                &text,
                 language.name(),
                 &symbols,
                 page,
@@ -93,25 +103,27 @@ pub fn read(
         }
         Structure::Symbol(query) => {
             let language = known(language, &path, request)?;
-            let symbols = parse(language, &bytes, &path, request)?;
+            let symbols = parse(language, &text, &path, request)?;
             let symbol = &symbols[lookup(&symbols, language, &query, &path)?];
             let read = Found {
                 language: Some(language.name()),
                 document: None,
             };
+            drop(text);
             lines_of(request, facts, bytes, spec, read, info(symbol))
         }
         Structure::Enclosing(line) => {
-            check_line(&bytes, line, &path)?;
+            check_line(&text, line, &path)?;
             let symbols = match language {
-                Some(language) => parse(language, &bytes, &path, request)?,
+                Some(language) => parse(language, &text, &path, request)?,
                 None => Vec::new(),
             };
-            let info = innermost(&symbols, line).unwrap_or_else(|| block(&bytes, line));
+            let info = innermost(&symbols, line).unwrap_or_else(|| block(&text, line));
             let read = Found {
                 language: language.map(Language::name),
                 document: None,
             };
+            drop(text);
             lines_of(request, facts, bytes, spec, read, info)
         }
     }

@@ -494,3 +494,32 @@ fn a_notebook_of_too_many_cells_is_refused_within_its_bound() {
         "{v}"
     );
 }
+
+/// Issue 28: an outline reads its file as a window does: no byte-order mark on its first
+/// line, and UTF-16 source parsed as its text (it gave "(no symbols)" with success).
+#[test]
+fn an_outline_reads_its_file_as_a_window_does() {
+    let ws = Workspace::new();
+    ws.file("bom.py", "\u{feff}def first():\n    pass\n");
+    let source = "def first():\n    pass\n\nclass K:\n    def m(self):\n        pass\n";
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(source.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    ws.file("wide.py", utf16);
+    let v = ws.json(&["bom.py", "--outline"]);
+    let content = v["data"]["content"].as_str().unwrap();
+    assert!(content.contains("| def first():"), "{content:?}");
+    assert!(!content.contains('\u{feff}'), "{content:?}");
+    let v = ws.json(&["wide.py", "--outline"]);
+    assert_eq!(v["data"]["total_symbols"], 3, "{v}");
+    let v = ws.json(&["wide.py#K.m"]);
+    assert_eq!(v["data"]["symbol"]["start_line"], 5, "{v}");
+    assert!(
+        v["data"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("def m(self):"),
+        "{v}"
+    );
+}
