@@ -523,3 +523,41 @@ fn an_outline_reads_its_file_as_a_window_does() {
         "{v}"
     );
 }
+
+/// SPEC §15 and issue 28: 8 MiB of Markdown is parsed within 256 MiB, and the parse
+/// gives up at its deadline, whatever its shape: a paragraph of 4 million `[` lines
+/// (511 MB before), one line of 8 million `[` (544 MB). Headings around them are found.
+#[test]
+fn markdown_of_any_shape_is_parsed_within_its_bound() {
+    let ws = Workspace::new();
+    let half = 4 << 20;
+    ws.file("lines.md", format!("# Top\n{}", "[\n".repeat(half - 4)));
+    ws.file(
+        "line.md",
+        format!("# Top\n{}\n## Next\n", "[".repeat(2 * half - 20)),
+    );
+    let mut server = Server::start(&ws);
+    for (id, name) in [(1, "lines.md"), (2, "line.md")] {
+        let started = Instant::now();
+        server.call(id, json!({"path": name, "outline": true}));
+        let v = server.receive();
+        let result = &v["result"]["structuredContent"];
+        match result["status"].as_str() {
+            Some("error") => assert_eq!(result["error"]["code"], "SIZE_LIMIT_EXCEEDED", "{v}"),
+            _ => assert_eq!(result["data"]["symbols"][0]["name"], "Top", "{v}"),
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(8),
+            "{name}: {:?}",
+            started.elapsed()
+        );
+        let peak = server.peak_mib();
+        assert!(peak < 256, "{name}: peak RSS {peak} MiB");
+    }
+    server.call(3, json!({"path": "line.md", "outline": true}));
+    let v = server.receive();
+    assert_eq!(
+        v["result"]["structuredContent"]["data"]["total_symbols"], 2,
+        "{v}"
+    );
+}
