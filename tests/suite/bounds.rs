@@ -561,3 +561,22 @@ fn markdown_of_any_shape_is_parsed_within_its_bound() {
         "{v}"
     );
 }
+
+/// Issue 28: a map reads ignore rules from inside the directory only: a parent's
+/// `.gitignore` (outside the root) hides nothing, the root's own does.
+#[test]
+fn a_map_reads_ignore_rules_from_inside_only() {
+    let ws = Workspace::new();
+    ws.file(".gitignore", "*.py\n");
+    ws.file("root/a.py", "def a():\n    pass\n");
+    ws.file("root/b.rs", "fn b() {}\n");
+    ws.file("root/.gitignore", "*.rs\n");
+    let v = ws.json(&["--root", "root", ".", "--outline"]);
+    let paths: Vec<&str> = v["data"]["files"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{v}"))
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["a.py"], "{v}");
+}
