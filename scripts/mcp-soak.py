@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A soak of one `agentread --mcp` session: 100,000 mixed calls (reads of several sizes
-and windows, errors, listings, images, calls cancelled with notifications/cancelled),
+and windows, errors, listings, images, heavy reads: hostile PDFs and images, outlines,
+maps and `paths` (issue 28), calls cancelled with notifications/cancelled),
 pipelined as a busy host sends them, with the server's resident memory sampled all
 along. Checks that every call is answered exactly once (a cancelled one at most once),
 that the session still answers a ping, and that it ends with exit 0.
@@ -28,6 +29,14 @@ def rss_kib(pid):
     return 0
 
 
+def peak_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+
 def png(width, height):
     """A valid RGB PNG of the given size (a gradient)."""
     rows = b"".join(
@@ -46,6 +55,41 @@ def png(width, height):
         + chunk(b"IDAT", zlib.compress(rows))
         + chunk(b"IEND", b"")
     )
+
+
+def pdf(content, pages=1):
+    """A PDF of `pages` pages that all draw `content`, deflated."""
+    data = zlib.compress(content)
+    kids = " ".join(["3 0 R"] * pages)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        f"<< /Type /Pages /Kids [{kids}] /Count {pages} >>".encode(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R"
+        b" /Resources << /Font << /F1 4 0 R >> >> >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        f"<< /Length {len(data)} /Filter /FlateDecode >>\nstream\n".encode() + data + b"\nendstream",
+    ]
+    out = b"%PDF-1.5\n"
+    offsets = []
+    for n, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{n} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{o:010} 00000 n \n".encode() for o in offsets)
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return out
+
+
+def png_header(width, height, depth, colour):
+    """A PNG that declares its size and holds no real pixels: refused from its header."""
+
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", width, height, depth, colour, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 4096)) + chunk(b"IEND", b"")
 
 
 def workspace(root):
@@ -68,6 +112,20 @@ def workspace(root):
         f.write(png(64, 48))
     with open(os.path.join(root, "large.png"), "wb") as f:
         f.write(png(800, 600))
+    # The heavy kinds of issue 28, each a few dozen KB.
+    hostile = {
+        "arrays.pdf": pdf(b"[" + b"[]" * 15_000_000 + b"] TJ"),
+        "numbers.pdf": pdf(b"0 " * 16_000_000 + b"Tj"),
+        "slow.pdf": pdf(b"q Q\n" * 6_000_000, pages=40),
+        "text.pdf": pdf(b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET" * 50),
+        "column.png": png_header(1, 100_000_000, 8, 0),
+        "deep.png": png_header(5_000, 5_000, 16, 6),
+    }
+    for name, data in hostile.items():
+        with open(os.path.join(root, name), "wb") as f:
+            f.write(data)
+    with open(os.path.join(root, "doc.md"), "w") as f:
+        f.write("".join(f"# H{n}\n[a]\n[\ntext\n" for n in range(20_000)))
 
 
 def call(rng):
@@ -111,8 +169,23 @@ def call(rng):
             ]
         )
         return args, "listing"
-    if roll < 0.85:
+    if roll < 0.82:
         return {"path": rng.choice(["small.png", "large.png"])}, "image"
+    if roll < 0.90:
+        args = rng.choice(
+            [
+                {"path": rng.choice(["arrays.pdf", "numbers.pdf", "column.png", "deep.png"])},
+                {"path": "text.pdf"},
+                {"path": f"src/mod{rng.randrange(50)}.rs", "outline": True},
+                {"path": "doc.md", "outline": True},
+                {"path": "src", "outline": True},
+                {"path": f"src/mod{rng.randrange(50)}.rs#f{rng.randrange(50)}_{rng.randrange(300)}"},
+                {"paths": [f"src/mod{rng.randrange(50)}.rs" for _ in range(5)] + ["text.pdf"]},
+            ]
+        )
+        return args, "heavy"
+    if roll < 0.92:
+        return {"path": "slow.pdf"}, "cancelled"
     return {"path": "big.log", "start_line": rng.randrange(1, 200_000), "limit": 2000}, "cancelled"
 
 
@@ -203,6 +276,7 @@ def main():
         elapsed = time.monotonic() - started
         time.sleep(0.5)
         final_rss = rss_kib(server.pid)
+        peak = peak_kib(server.pid)
         server.stdin.close()
         code = server.wait(timeout=30)
         reader.join(timeout=10)
@@ -223,13 +297,14 @@ def main():
             print(f"  RSS at {label} (call {n}, {t:.0f} s): {rss / 1024:.1f} MiB")
         tenths = [min(samples, key=lambda s: abs(s[0] - calls * k // 10)) for k in range(1, 11)]
         print("  RSS every tenth (MiB): " + ", ".join(f"{rss / 1024:.0f}" for _, _, rss in tenths))
-        print(f"  RSS max {max(s[2] for s in samples) / 1024:.1f} MiB, after the last answer {final_rss / 1024:.1f} MiB")
+        print(f"  RSS max {max(s[2] for s in samples) / 1024:.1f} MiB, after the last answer {final_rss / 1024:.1f} MiB, "
+              f"peak (VmHWM) {peak / 1024:.1f} MiB")
         print(f"  final ping answered: {answers.get('final-ping') == 1}, exit code {code}")
         print(f"  failures: {len(missing)} unanswered or answered twice, {len(twice)} answered twice, "
               f"{len(bad)} bad lines, panic: {'panicked' in stderr}")
         if missing[:5]:
             print("  e.g.", missing[:5], [kinds[n] for n in missing[:5]])
-        return 0 if not (missing or twice or bad or code != 0) else 1
+        return 0 if not (missing or twice or bad or code != 0 or peak > 1 << 20) else 1
 
 
 if __name__ == "__main__":

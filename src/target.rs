@@ -139,11 +139,15 @@ fn resolve_path(request: &Request, path: &OsStr, budget: Budget) -> Result<Plan,
     // `a.rs#S/f`: the first `#` whose part before names a file starts the symbol, so
     // that a symbol's own `/` (`S/f`, `operator/=`) stays in it.
     for (file, symbol) in symbol_refs(path.as_bytes()) {
-        if let Ok(resolved) = request.root.resolve(OsStr::from_bytes(file))
-            && matches!(resolved.opened, Opened::File { .. })
-        {
-            let symbol = String::from_utf8_lossy(symbol).into_owned();
-            return plan(request, resolved, Part::Symbol(symbol), budget);
+        match request.root.resolve(OsStr::from_bytes(file)) {
+            Ok(resolved) if matches!(resolved.opened, Opened::File { .. }) => {
+                let symbol = String::from_utf8_lossy(symbol).into_owned();
+                return plan(request, resolved, Part::Symbol(symbol), budget);
+            }
+            // The file before `#` is there but cannot be read (a link leading outside,
+            // a FIFO, no permission): that is the answer, as it is for `PATH:N`.
+            Err(err) if err.code != ErrorCode::NotFound => return Err(err),
+            _ => {}
         }
     }
     if let Some((file, reference)) = line_ref(path.as_bytes()) {
@@ -187,6 +191,14 @@ fn plan(request: &Request, resolved: Resolved, part: Part, budget: Budget) -> Re
         _ => None,
     };
     let symbol = match part {
+        // `{"path": "a.py#K", "symbol": "m"}` names two symbols: neither is chosen.
+        Part::Symbol(symbol) if request.call.symbol.is_some() => {
+            return Err(Error::invalid_param(format!(
+                "'{}#{symbol}' names a symbol, and {} names another: give only one of them.",
+                resolved.display,
+                request.wording().name(name::SYMBOL)
+            )));
+        }
         Part::Symbol(symbol) => Some(symbol),
         _ => request.call.symbol.clone(),
     };

@@ -1,7 +1,10 @@
 //! Notebooks and PDFs read as a text view (SPEC §16): which files are documents, their
 //! view and its symbols (cells, pages), and the errors a document's reading can meet.
 
+use std::cell::RefCell;
 use std::fs::File;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::args::params::{Wording, name};
@@ -89,7 +92,7 @@ pub fn read_bytes(
 fn too_large(kind: DocumentKind, path: &str, wording: Wording) -> Error {
     let (what, bound) = match kind {
         DocumentKind::Notebook => ("notebook", "64 MiB"),
-        DocumentKind::Pdf => ("PDF", "256 MiB"),
+        DocumentKind::Pdf => ("PDF", "64 MiB"),
     };
     Error::new(
         ErrorCode::SizeLimitExceeded,
@@ -109,7 +112,18 @@ pub fn view(
     wording: Wording,
 ) -> Result<Option<View>, Error> {
     match kind {
-        DocumentKind::Notebook => Ok(notebook::view(bytes).map(|view| View {
+        DocumentKind::Notebook => Ok(notebook::view_bounded(bytes)
+            .map_err(|notebook::TooManyCells| {
+                Error::new(
+                    ErrorCode::SizeLimitExceeded,
+                    format!(
+                        "'{path}' is a notebook of more than {} cells, the most that is read as a view; {} reads it as it is.",
+                        notebook::MAX_CELLS,
+                        wording.flag(name::RAW)
+                    ),
+                )
+            })?
+            .map(|view| View {
             kind,
             parts: view
                 .cells
@@ -127,7 +141,9 @@ pub fn view(
             no_text_layer: false,
         })),
         DocumentKind::Pdf => {
-            let text = pdf::extract(bytes, PDF_BUDGET).map_err(|e| pdf_error(e, path, wording))?;
+            let cancelled = cancelled_flag();
+            let text = pdf::extract_unless(bytes, PDF_BUDGET, cancelled.as_deref())
+                .map_err(|e| pdf_error(e, path, wording))?;
             let parts = pdf::page_lines(&text)
                 .into_iter()
                 .enumerate()
@@ -148,6 +164,25 @@ pub fn view(
             }))
         }
     }
+}
+
+thread_local! {
+    /// The flag of the call this thread answers, when it can be cancelled (MCP).
+    static CANCELLED: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
+}
+
+/// Runs `work` (an answer) so that the long parts of it (a PDF's text) give up within a
+/// few milliseconds of `cancelled` being set; what is answered then goes nowhere.
+pub fn cancellable<T>(cancelled: Arc<AtomicBool>, work: impl FnOnce() -> T) -> T {
+    CANCELLED.with(|flag| *flag.borrow_mut() = Some(cancelled));
+    let result = work();
+    CANCELLED.with(|flag| *flag.borrow_mut() = None);
+    result
+}
+
+/// The flag [`cancellable`] set on this thread, if any.
+fn cancelled_flag() -> Option<Arc<AtomicBool>> {
+    CANCELLED.with(|flag| flag.borrow().clone())
 }
 
 fn pdf_error(error: PdfError, path: &str, wording: Wording) -> Error {
@@ -172,7 +207,9 @@ fn pdf_error(error: PdfError, path: &str, wording: Wording) -> Error {
         PdfError::TooLarge => Error::new(
             ErrorCode::SizeLimitExceeded,
             format!(
-                "'{path}' holds more text than is read from a PDF (64 MiB); {raw} reads it as it is."
+                "'{path}' is a PDF too large to read as text within {} MiB of memory (its objects, or more than {} MiB of text); {raw} reads it as it is.",
+                pdf::MEMORY_BUDGET >> 20,
+                pdf::MAX_TEXT_BYTES >> 20
             ),
         ),
         PdfError::Timeout => Error::new(

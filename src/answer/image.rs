@@ -27,7 +27,7 @@ pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Erro
         Error::new(
             ErrorCode::SizeLimitExceeded,
             format!(
-                "Image '{display}' is {what}; images over 100 megapixels or 64 MiB are not sent."
+                "Image '{display}' is {what}; images over 100 megapixels or 64 MiB, with a side over 65535 pixels, or over 160 MiB once decoded are not sent."
             ),
         )
     };

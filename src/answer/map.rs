@@ -47,10 +47,14 @@ impl<'r> MapReader<'r> {
         let deny_root = request.root.path_of("");
         let settings = request.settings.clone();
         let walk = ignore::WalkBuilder::new(&base)
-            // .gitignore files count in any tree, repository or not.
+            // .gitignore files count in any tree, repository or not; only those inside
+            // the walk do: not a parent directory's, nor the user's global ignore file, so
+            // that the map does not depend on the machine (issue 28).
             .require_git(false)
+            .parents(false)
+            .git_global(false)
             .follow_links(false)
-            .sort_by_file_path(|a, b| listing_order(a).cmp(&listing_order(b)))
+            .sort_by_file_path(listing_cmp)
             .filter_entry(move |entry| {
                 let relative = entry
                     .path()
@@ -305,6 +309,23 @@ fn first_line(path: &Path) -> Vec<u8> {
 }
 
 /// Entries sort as a listing sorts them: by name, case ignored.
+/// [`listing_order`] without allocating for ASCII names: a directory of 500,000 entries
+/// is sorted with 20 comparisons an entry.
+fn listing_cmp(a: &Path, b: &Path) -> std::cmp::Ordering {
+    let (x, y) = (
+        a.file_name().unwrap_or(a.as_os_str()).as_bytes(),
+        b.file_name().unwrap_or(b.as_os_str()).as_bytes(),
+    );
+    if x.is_ascii() && y.is_ascii() {
+        x.iter()
+            .map(u8::to_ascii_lowercase)
+            .cmp(y.iter().map(u8::to_ascii_lowercase))
+            .then_with(|| x.cmp(y))
+    } else {
+        listing_order(a).cmp(&listing_order(b))
+    }
+}
+
 fn listing_order(path: &Path) -> (String, Vec<u8>) {
     let name = path.file_name().unwrap_or(path.as_os_str()).as_bytes();
     (String::from_utf8_lossy(name).to_lowercase(), name.to_vec())

@@ -41,6 +41,13 @@ pub fn parses(request: &Request, plan: &Plan) -> bool {
     }
 }
 
+/// Whether reading a plan may take much memory (up to the bound of its kind: 256 MiB for
+/// a PDF or a parse, a notebook 3 times its size, an image its decode, a map its files'
+/// parses): what the MCP server admits only a few at a time.
+pub fn heavy(request: &Request, plan: &Plan) -> bool {
+    parses(request, plan) || matches!(plan, Plan::Directory { map: true, .. })
+}
+
 /// Resolves and reads one target of a request, showing at most `budget` bytes. With a
 /// `sink` (`--all`), the lines are written to it as they are read.
 pub fn answer(

@@ -2,6 +2,7 @@
 //! symbol (else the indented block) that holds a line. The file is parsed only here,
 //! so that a plain window never loads a grammar.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::Cursor;
@@ -30,7 +31,7 @@ pub const PARSE_BUDGET: Duration = Duration::from_secs(2);
 /// Reads what `structure` asks of `file`.
 pub fn read(
     request: &Request,
-    facts: FileFacts,
+    mut facts: FileFacts,
     file: &File,
     spec: &WindowSpec,
     structure: Structure,
@@ -54,18 +55,31 @@ pub fn read(
     };
     let file_name = path.rsplit('/').next().unwrap_or(&path);
     // The same refusals as a window's: binary files are not parsed.
-    crate::read::sniff::classify_whole(&bytes, file_name, request.encoding).map_err(
-        |evidence| {
+    let decoding = crate::read::sniff::classify_whole(&bytes, file_name, request.encoding)
+        .map_err(|evidence| {
             let head = &bytes[..bytes.len().min(crate::read::sniff::SNIFF_LEN)];
             let found = crate::read::sniff::recognise(head);
             let what = found.map(|found| {
                 crate::answer::refusal::recognised(&found, Some(&path), request.wording())
             });
             Error::binary_as(&path, evidence.into(), what)
-        },
-    )?;
+        })?;
+    // `--hash` is the file's, with its outline as with its lines (issue 28).
+    if request.wants_hash() {
+        facts.content_hash = Some(blake3::hash(&bytes).to_hex().to_string());
+    }
+    // Parsed as a window reads it: without its byte-order mark, and UTF-16 (or an
+    // encoding asked for) as its text. Lines are the same, so line numbers hold; the
+    // lines of a symbol are still read from the file as it is.
+    let text: Cow<[u8]> = match (decoding.bom_len, decoding.encoding) {
+        (0, encoding) if encoding == encoding_rs::UTF_8 => Cow::Borrowed(&bytes),
+        (bom, encoding) => {
+            let (text, _) = encoding.decode_without_bom_handling(&bytes[bom..]);
+            Cow::Owned(text.into_owned().into_bytes())
+        }
+    };
     // The `#!` line, or a `.h` file's first 64 KiB (C or C++).
-    let language = Language::detect(file_name, &bytes);
+    let language = Language::detect(file_name, &text);
     match structure {
         Structure::Outline {
             from,
@@ -74,13 +88,13 @@ pub fn read(
             within,
         } => {
             let language = known(language, &path, request)?;
-            let symbols = parse(language, &bytes, &path, request)?;
+            let symbols = parse(language, &text, &path, request)?;
             let find = |query: &str| lookup(&symbols, language, query, &path);
             let page = Page::of(request, spec, from, from_char, to, within);
             outline(
                 request,
                 facts,
-                &bytes,
+                &text,
                 language.name(),
                 &symbols,
                 page,
@@ -124,26 +138,28 @@ pub fn read(
         }
         Structure::Symbol { query, from } => {
             let language = known(language, &path, request)?;
-            let symbols = parse(language, &bytes, &path, request)?;
+            let symbols = parse(language, &text, &path, request)?;
             let symbol = &symbols[lookup(&symbols, language, &query, &path)?];
             let read = Found {
                 language: Some(language.name()),
                 document: None,
             };
+            drop(text);
             let at = At::From(inside(symbol, from, &path, request)?);
             lines_of(request, facts, bytes, spec, read, info(symbol), at)
         }
         Structure::Enclosing(line) => {
-            check_line(&bytes, line, &path)?;
+            check_line(&text, line, &path)?;
             let symbols = match language {
-                Some(language) => parse(language, &bytes, &path, request)?,
+                Some(language) => parse(language, &text, &path, request)?,
                 None => Default::default(),
             };
-            let info = innermost(&symbols, line).unwrap_or_else(|| block(&bytes, line));
+            let info = innermost(&symbols, line).unwrap_or_else(|| block(&text, line));
             let read = Found {
                 language: language.map(Language::name),
                 document: None,
             };
+            drop(text);
             lines_of(request, facts, bytes, spec, read, info, At::Holding(line))
         }
     }

@@ -72,11 +72,34 @@ pub struct NotebookView {
 /// where they hold no escapes, and cells are rendered one at a time as they are parsed, so
 /// memory beyond `bytes` is the view plus one cell; embedded images are measured, never kept.
 pub fn view(bytes: &[u8]) -> Option<NotebookView> {
+    view_bounded(bytes).ok().flatten()
+}
+
+/// The most cells a notebook read as a view may have, 20,000: real notebooks have a
+/// few hundred. Each cell costs its callers a part and a symbol as well as its lines, so
+/// 1.4 million empty cells (a 63 MiB file) took 340 MB for a window and 564 MB for an
+/// outline; past this bound a notebook is [`TooManyCells`] (issue 28).
+pub const MAX_CELLS: usize = 20_000;
+
+/// A notebook with more than [`MAX_CELLS`] cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooManyCells;
+
+/// What `Cells` fails with past [`MAX_CELLS`], told apart from JSON that is not a notebook.
+const TOO_MANY_CELLS: &str = "agentread: more cells than are read";
+
+/// [`view`], or [`TooManyCells`] for a notebook past [`MAX_CELLS`] (refused, not read as
+/// plain text: it is a notebook).
+pub fn view_bounded(bytes: &[u8]) -> Result<Option<NotebookView>, TooManyCells> {
     // Editors on Windows may save a BOM, which JSON does not allow but nbformat's reader skips.
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let notebook: Notebook<'_> = serde_json::from_slice(bytes).ok()?;
+    let notebook: Notebook<'_> = match serde_json::from_slice(bytes) {
+        Ok(notebook) => notebook,
+        Err(error) if error.to_string().starts_with(TOO_MANY_CELLS) => return Err(TooManyCells),
+        Err(_) => return Ok(None),
+    };
     if notebook.nbformat != 4 {
-        return None;
+        return Ok(None);
     }
     let metadata = notebook.metadata.unwrap_or_default();
     let language = metadata
@@ -85,11 +108,11 @@ pub fn view(bytes: &[u8]) -> Option<NotebookView> {
         .or_else(|| metadata.language_info.and_then(|l| l.name.0))
         .map(Cow::into_owned);
     let View { text, cells, .. } = notebook.cells.0;
-    Some(NotebookView {
+    Ok(Some(NotebookView {
         text,
         cells,
         language,
-    })
+    }))
 }
 
 #[derive(Deserialize)]
@@ -132,6 +155,9 @@ impl<'de> Deserialize<'de> for Cells {
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Cells, A::Error> {
                 let mut view = View::default();
                 while let Some(cell) = seq.next_element::<RawCell<'de>>()? {
+                    if view.cells.len() >= MAX_CELLS {
+                        return Err(de::Error::custom(TOO_MANY_CELLS));
+                    }
                     view.push_cell(cell);
                 }
                 Ok(Cells(view))

@@ -21,6 +21,16 @@ pub const MAX_PIXELS: u64 = 100_000_000;
 /// Image files larger than this are refused, before any decoding.
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
+/// The longest side decoded, 65,535 pixels: JPEG's and GIF's own limit (WebP's is
+/// lower). Decoding costs by the row as well as by the pixel: a PNG of 1 x 100,000,000
+/// pixels (194 KB) took 5.8 GB and 17-33 s for an answer of 1 x 1568.
+pub const MAX_DECODED_SIDE: u32 = 65_535;
+
+/// The most the decoded pixels may take, 160 MiB (a 48-megapixel RGB photo is 144 MB):
+/// with a copy at 8 bits a channel and the scaled result, a decode stays within the
+/// 256 MiB a read may take. A 16-bit or RGBA image of 100 megapixels is past it.
+pub const MAX_DECODED_BYTES: u64 = 160 << 20;
+
 /// What a decoder may allocate beside the decoded pixels (PNG chunks, a GIF frame): the
 /// pixels are bounded by `MAX_PIXELS`, this by a constant.
 const DECODER_WORKING_BYTES: u64 = 64 << 20;
@@ -86,7 +96,10 @@ pub fn scale_if_needed(
     width: u32,
     height: u32,
 ) -> Result<Option<Scaled>, ScaleError> {
-    if bytes.len() as u64 > MAX_FILE_BYTES || pixels(width, height) > MAX_PIXELS {
+    if bytes.len() as u64 > MAX_FILE_BYTES
+        || pixels(width, height) > MAX_PIXELS
+        || width.max(height) > MAX_DECODED_SIDE
+    {
         return Err(ScaleError::TooLarge);
     }
     if width.max(height) <= MAX_SIDE && bytes.len() as u64 <= MAX_SENT_BYTES {
@@ -165,7 +178,10 @@ fn decode(bytes: &[u8], kind: Codec) -> Result<DynamicImage, ScaleError> {
     reader.limits(limits);
     let mut decoder = reader.into_decoder().map_err(undecodable)?;
     let (width, height) = decoder.dimensions();
-    if pixels(width, height) > MAX_PIXELS {
+    if pixels(width, height) > MAX_PIXELS
+        || width.max(height) > MAX_DECODED_SIDE
+        || decoder.total_bytes() > MAX_DECODED_BYTES
+    {
         return Err(ScaleError::TooLarge);
     }
     let mut limits = Limits::default();
@@ -501,6 +517,17 @@ mod tests {
         );
         assert_eq!(
             scale_if_needed(&[], Codec::Png, u32::MAX, u32::MAX),
+            Err(ScaleError::TooLarge)
+        );
+        // 100 megapixels in one column: refused by its side, before a row is decoded.
+        let column = png_header(1, 100_000_000);
+        assert_eq!(
+            scale_if_needed(&column, Codec::Png, 1, 100_000_000),
+            Err(ScaleError::TooLarge)
+        );
+        // A caller that read the header wrong: the decoder's side decides.
+        assert_eq!(
+            scale_if_needed(&column, Codec::Png, 1, 4_000),
             Err(ScaleError::TooLarge)
         );
     }

@@ -7,6 +7,7 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use base64::Engine as _;
@@ -17,7 +18,7 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, ServerInitializeError};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
-use tokio::sync::Mutex;
+use tokio::sync::{Mutex, Semaphore};
 
 use crate::args::cli::Format;
 use crate::args::params::Wording;
@@ -48,6 +49,7 @@ pub fn serve(settings: Settings, fixed: Option<Root>) -> Option<ErrorCode> {
         Err(e) => return startup_failed(&format!("the runtime did not start: {e}")),
     };
     let server = Server {
+        heavy: Arc::new(Semaphore::new(HEAVY_AT_ONCE)),
         settings: Arc::new(settings),
         fixed: fixed.map(Served::new),
         roots: Mutex::new(None),
@@ -93,6 +95,8 @@ fn startup_failed(reason: &str) -> Option<ErrorCode> {
 }
 
 struct Server {
+    /// The turns of heavy reads (`HEAVY_AT_ONCE`).
+    heavy: Arc<Semaphore>,
     settings: Arc<Settings>,
     /// `--root` or `AGENTREAD_ROOT`: the only root, and the client is not asked.
     fixed: Option<Arc<Served>>,
@@ -202,6 +206,7 @@ impl Server {
         arguments: JsonObject,
         peer: &rmcp::Peer<RoleServer>,
         started: Instant,
+        cancelled: Arc<AtomicBool>,
     ) -> CallToolResult {
         let settings = &self.settings;
         let roots = match self.roots(peer).await {
@@ -222,7 +227,7 @@ impl Server {
         };
         let request = call.request(arguments, settings.clone(), root.root.clone());
         if request.shared_budget() {
-            return self.answer_several(request, root, started).await;
+            return self.answer_several(request, root, started, cancelled).await;
         }
         let target = request.targets[0].clone();
         let plan = match target::resolve(&request, &target, request.budget()) {
@@ -245,13 +250,22 @@ impl Server {
             let answer = answer::finish(&request, &target, started, read);
             return result(&answer, settings, Some(&root));
         }
+        // A heavy read waits for its turn (without holding a thread): the server's memory
+        // is then bounded by a few heavy reads, not by the calls in flight.
+        let turn = match answer::heavy(&request, &plan) {
+            true => self.heavy.clone().acquire_owned().await.ok(),
+            false => None,
+        };
         let served = root.clone();
         let settings = settings.clone();
         let params = request.params.for_target(&target);
         tokio::task::spawn_blocking(move || {
-            let read = answer::read(&request, plan, None);
-            let answer = answer::finish(&request, &target, started, read);
-            result(&answer, &settings, Some(&served))
+            let _turn = turn;
+            answer::document::cancellable(cancelled, || {
+                let read = answer::read(&request, plan, None);
+                let answer = answer::finish(&request, &target, started, read);
+                result(&answer, &settings, Some(&served))
+            })
         })
         .await
         .unwrap_or_else(|_| {
@@ -269,12 +283,18 @@ impl Server {
         request: Request,
         root: Arc<Served>,
         started: Instant,
+        cancelled: Arc<AtomicBool>,
     ) -> CallToolResult {
         let settings = self.settings.clone();
         let params = request.params.for_target(&request.targets[0]);
+        // Its targets are not resolved yet, and any may be heavy: the call takes a turn.
+        let turn = self.heavy.clone().acquire_owned().await.ok();
         tokio::task::spawn_blocking(move || {
-            let answers: Vec<Answer> = answer::answer_all(&request);
-            several_results(&answers, &settings, &root)
+            let _turn = turn;
+            answer::document::cancellable(cancelled, || {
+                let answers: Vec<Answer> = answer::answer_all(&request);
+                several_results(&answers, &settings, &root)
+            })
         })
         .await
         .unwrap_or_else(|_| {
@@ -319,7 +339,20 @@ impl ServerHandler for Server {
         }
         let started = Instant::now();
         let arguments = request.arguments.unwrap_or_default();
-        Ok(self.answer(arguments, &context.peer, started).await.into())
+        // `notifications/cancelled`: rmcp cancels the call's token, the transport drops
+        // its answer, and here the work stops: a call waiting for its turn never starts,
+        // one reading sees its flag (`answer::document::cancellable`).
+        let cancelled = Arc::new(AtomicBool::new(false));
+        tokio::select! {
+            biased;
+            () = context.ct.cancelled() => {
+                cancelled.store(true, Ordering::Relaxed);
+                Err(McpError::new(rmcp::model::ErrorCode(-32800), "Request cancelled.", None))
+            }
+            answer = self.answer(arguments, &context.peer, started, cancelled.clone()) => {
+                Ok(answer.into())
+            }
+        }
     }
 
     async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
@@ -342,6 +375,11 @@ fn read_tool() -> Tool {
             .open_world(false),
     )
 }
+
+/// Heavy reads (`answer::heavy`) run at most this many at once: each may take up to the
+/// 256 MiB its kind is bounded by, so the server stays under 1 GiB with 64 calls in
+/// flight, whatever they read.
+const HEAVY_AT_ONCE: usize = 2;
 
 /// Files up to this size are read on the protocol's thread (see `Server::answer`).
 const QUICK_READ: u64 = 256 * 1024;

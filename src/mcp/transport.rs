@@ -43,7 +43,7 @@ pub struct Stdio {
     flight: Arc<InFlight>,
 }
 
-/// The longest line read, as rmcp bounds it; a longer one is dropped whole.
+/// The longest line read, as rmcp bounds it; a longer one is answered with an error.
 const MAX_LINE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
 
 /// Requests handed to rmcp and not yet answered (SPEC §12).
@@ -63,6 +63,8 @@ struct Incoming {
     line: Vec<u8>,
     /// Passing over the rest of a line longer than `MAX_LINE`.
     discarding: bool,
+    /// The line in `line` is the start of one longer than `MAX_LINE`.
+    overlong: bool,
     /// Standard input has ended.
     ended: bool,
     /// Requests read and waiting for a permit, in order, with their line's length.
@@ -82,6 +84,10 @@ type Out = Arc<Mutex<Option<StdioWriter>>>;
 /// The permits of the requests in flight.
 struct InFlight {
     permits: Arc<Semaphore>,
+    /// The permits of requests other than `tools/call` (`ping`, `tools/list`, ...): they
+    /// read nothing, so they never wait behind reads, however slow (issue 28), and are
+    /// bounded on their own.
+    control: Arc<Semaphore>,
     /// The transport's share of each unanswered request's permit, by id: given back once
     /// its answer is written, or when the client cancels it (rmcp then drops the answer).
     unanswered: std::sync::Mutex<HashMap<RequestId, Arc<OwnedSemaphorePermit>>>,
@@ -106,6 +112,7 @@ impl Stdio {
         let out: Out = Arc::new(Mutex::new(Some(output)));
         let flight = Arc::new(InFlight {
             permits: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
+            control: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
             unanswered: std::sync::Mutex::new(HashMap::new()),
         });
         Stdio {
@@ -113,6 +120,7 @@ impl Stdio {
                 read: BufReader::new(input),
                 line: Vec::new(),
                 discarding: false,
+                overlong: false,
                 ended: false,
                 queued: VecDeque::new(),
                 queued_bytes: 0,
@@ -193,7 +201,7 @@ impl Incoming {
                     false => tokio::select! {
                         biased;
                         permit = permits.acquire_owned() => Woke::Permit(permit.ok()?),
-                        read = read_line(&mut self.read, &mut self.line, &mut self.discarding) => {
+                        read = read_line(&mut self.read, &mut self.line, &mut self.discarding, &mut self.overlong) => {
                             match read {
                                 Some(()) => Woke::Line,
                                 None => Woke::Ended,
@@ -213,9 +221,14 @@ impl Incoming {
                 if self.ended {
                     return None;
                 }
-                if read_line(&mut self.read, &mut self.line, &mut self.discarding)
-                    .await
-                    .is_none()
+                if read_line(
+                    &mut self.read,
+                    &mut self.line,
+                    &mut self.discarding,
+                    &mut self.overlong,
+                )
+                .await
+                .is_none()
                 {
                     self.ended = true;
                     return None;
@@ -223,7 +236,16 @@ impl Incoming {
             }
             // Once a line is whole, it is handled without an await: nothing is lost if
             // this call is dropped.
-            let classified = classify(&self.line);
+            let classified = if std::mem::take(&mut self.overlong) {
+                let id = salvage_id(&self.line).unwrap_or(Value::Null);
+                let why = format!(
+                    "Invalid Request: the message is longer than {} MiB, the most that is read.",
+                    MAX_LINE >> 20
+                );
+                Line::Reply(error_line(&id, INVALID_REQUEST, &why))
+            } else {
+                classify(&self.line)
+            };
             let len = self.line.len();
             self.line.clear();
             match classified {
@@ -238,6 +260,11 @@ impl Incoming {
                         );
                         self.reply(answer);
                         continue;
+                    }
+                    if !is_tools_call(&message)
+                        && let Ok(permit) = self.flight.control.clone().try_acquire_owned()
+                    {
+                        return Some(self.hand_over(id, message, permit));
                     }
                     if self.queued.is_empty()
                         && let Ok(permit) = self.flight.permits.clone().try_acquire_owned()
@@ -311,12 +338,15 @@ impl Incoming {
 }
 
 /// Reads on to the end of a line (`\n` included) into `line`; None at the end of the
-/// input or when it cannot be read. A line longer than `MAX_LINE` is dropped, and the
-/// next one read, as rmcp does. Cancel-safe: what was read stays in `line`.
+/// input or when it cannot be read. Of a line longer than `MAX_LINE` only the first
+/// `OVERLONG_KEPT` bytes are kept, and `overlong` is set when it ends (the line is then
+/// answered with an error, carrying its id if those bytes name it). Cancel-safe: what was
+/// read stays in `line`.
 async fn read_line(
     read: &mut BufReader<StdioReader>,
     line: &mut Vec<u8>,
     discarding: &mut bool,
+    overlong: &mut bool,
 ) -> Option<()> {
     loop {
         let available = read.fill_buf().await.ok()?;
@@ -329,11 +359,16 @@ async fn read_line(
         let ended = newline.is_some();
         let done = if *discarding {
             *discarding = !ended;
-            false
+            *overlong = ended;
+            ended
         } else if line.len().saturating_add(take) > MAX_LINE {
-            line.clear();
+            let keep = OVERLONG_KEPT.saturating_sub(line.len()).min(take);
+            line.extend_from_slice(&available[..keep]);
+            line.truncate(OVERLONG_KEPT);
+            line.shrink_to(OVERLONG_KEPT);
             *discarding = !ended;
-            false
+            *overlong = ended;
+            ended
         } else {
             line.extend_from_slice(&available[..take]);
             ended
@@ -344,6 +379,9 @@ async fn read_line(
         }
     }
 }
+
+/// What is kept of a line longer than `MAX_LINE`, to find its id.
+const OVERLONG_KEPT: usize = 64 << 10;
 
 /// JSON-RPC's error codes.
 const PARSE_ERROR: i64 = -32700;
@@ -408,7 +446,19 @@ fn classify(line: &[u8]) -> Line {
     }
     let value: Value = match serde_json::from_slice(body) {
         Ok(value) => value,
-        Err(_) => return Line::Reply(error_line(&Value::Null, PARSE_ERROR, "Parse error")),
+        // JSON that is well formed (as serde reads it when it keeps no value) but holds a
+        // value serde cannot (a lone surrogate `"\ud800"`, `1e400`) names its id: the
+        // answer carries it, so the caller is not left waiting. A line that is not JSON
+        // at all is answered with a null id.
+        Err(_) => {
+            let well_formed = serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok();
+            let id = well_formed.then(|| salvage_id(body)).flatten();
+            return Line::Reply(error_line(
+                &id.unwrap_or(Value::Null),
+                PARSE_ERROR,
+                "Parse error",
+            ));
+        }
     };
     let Value::Object(object) = value else {
         return Line::Reply(error_line(
@@ -487,6 +537,67 @@ fn classify(line: &[u8]) -> Line {
         Err(_) if KNOWN_METHODS.contains(&method.as_str()) => params_fail(why_not(params.as_ref())),
         Err(_) => invalid("Invalid Request."),
     }
+}
+
+/// The `id` member of a line that is a JSON object but cannot be parsed whole: found by
+/// walking the top level of the object (strings skipped, nesting counted), taken when its
+/// value is a string without escapes or an integer.
+fn salvage_id(line: &[u8]) -> Option<Value> {
+    let mut at = line.iter().position(|b| !b.is_ascii_whitespace())?;
+    if line[at] != b'{' {
+        return None;
+    }
+    at += 1;
+    let mut depth = 1usize;
+    // Whether the next string at depth 1 is a key (after `{` or `,`).
+    let mut key_next = true;
+    while at < line.len() {
+        match line[at] {
+            b'"' => {
+                let start = at + 1;
+                let mut end = start;
+                while end < line.len() && line[end] != b'"' {
+                    end += if line[end] == b'\\' { 2 } else { 1 };
+                }
+                let string = line.get(start..end)?;
+                at = end + 1;
+                if depth == 1 && key_next && string == b"id" {
+                    let rest = &line[at..];
+                    let colon = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+                    if rest[colon] != b':' {
+                        return None;
+                    }
+                    let value = &rest[colon + 1..];
+                    let from = value.iter().position(|b| !b.is_ascii_whitespace())?;
+                    let value = &value[from..];
+                    let len = match value.first()? {
+                        b'"' => value[1..].iter().position(|&b| b == b'"' || b == b'\\')? + 2,
+                        _ => value
+                            .iter()
+                            .position(|b| !(b.is_ascii_digit() || *b == b'-'))
+                            .unwrap_or(value.len()),
+                    };
+                    return serde_json::from_slice::<Value>(&value[..len])
+                        .ok()
+                        .filter(|id| id.is_string() || id.is_i64() || id.is_u64());
+                }
+                key_next = false;
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.checked_sub(1)?,
+            b',' if depth == 1 => key_next = true,
+            _ => {}
+        }
+        at += 1;
+    }
+    None
+}
+
+/// Whether a request reads (`tools/call`), and so takes a permit of the calls in flight.
+fn is_tools_call(message: &RxJsonRpcMessage<RoleServer>) -> bool {
+    matches!(message, JsonRpcMessage::Request(request)
+        if matches!(request.request, ClientRequest::CallToolRequest(_)))
 }
 
 /// The id of the request a `notifications/cancelled` names.
@@ -713,6 +824,18 @@ mod tests {
         for (line, id, code) in [
             ("not json", Value::Null, PARSE_ERROR),
             ("{\"jsonrpc\":\"2.0\",\"id\":1", Value::Null, PARSE_ERROR),
+            // Well-formed JSON with a value serde cannot hold: the answer carries its id.
+            (
+                r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"read","arguments":{"path":"\ud800"}}}"#,
+                json!(8),
+                PARSE_ERROR,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","method":"tools/call","params":{"arguments":{"limit":1e400,"id":3}},"id":"k"}"#,
+                json!("k"),
+                PARSE_ERROR,
+            ),
+            (r#"{"x":{"id":1},"y":1e400}"#, Value::Null, PARSE_ERROR),
             ("[]", Value::Null, INVALID_REQUEST),
             ("\"x\"", Value::Null, INVALID_REQUEST),
             (

@@ -240,6 +240,7 @@ impl<'a> Envelope<'a> {
             Success::Outline(outline) => {
                 let facts = &outline.facts;
                 file_stats(&mut stats, facts);
+                stats.content_hash = facts.content_hash.clone();
                 let data = Data {
                     content: Some(Some(utf8(&outline.content))),
                     language: Some(outline.language),

@@ -39,6 +39,7 @@ pub(super) fn sections(
     let text = String::from_utf8_lossy(source);
     let ends = text.bytes().filter(|&b| b == b'\n').count() as u64;
     let total = ends + u64::from(!text.is_empty() && !text.ends_with('\n'));
+    let text = without_long_lines(text);
     // The open sections, outermost first, with their levels.
     let mut open: Vec<(usize, u8)> = Vec::new();
     // Reference links in headings resolve across pieces only by the labels of the whole
@@ -86,6 +87,31 @@ pub(super) fn sections(
         start = end;
     }
     Ok(())
+}
+
+/// Lines are parsed up to this many bytes: a heading's text is kept to 200 bytes, and
+/// pulldown-cmark holds every inline of a block (60 bytes a byte of `[`), which pieces
+/// cannot bound within one line.
+const MAX_LINE_BYTES: usize = 64 << 10;
+
+/// `text` with every line cut to [`MAX_LINE_BYTES`] (at a character boundary); line
+/// numbers are unchanged.
+fn without_long_lines(text: std::borrow::Cow<'_, str>) -> std::borrow::Cow<'_, str> {
+    if text.split('\n').all(|line| line.len() <= MAX_LINE_BYTES) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len().min(1 << 20));
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let mut end = line.len().min(MAX_LINE_BYTES);
+        while !line.is_char_boundary(end) {
+            end -= 1;
+        }
+        out.push_str(&line[..end]);
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// The non-empty headings of `piece`, whose first line is the file's line

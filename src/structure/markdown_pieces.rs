@@ -76,6 +76,20 @@ pub(super) fn piece_end(text: &str, start: usize, piece_bytes: usize) -> usize {
         {
             return at;
         }
+        // A block that runs on past twice a piece (a paragraph of 8 MiB of `[` lines),
+        // and at least 1 MiB, is cut at a line all the same (not in fenced code or a
+        // comment, which cost little): pulldown-cmark holds every
+        // inline of a block, 60 bytes a byte of `[`, and reports nothing (nor is the
+        // deadline looked at) before the block ends. Only a setext heading whose text is
+        // over a MiB could be named differently.
+        let hard = piece_bytes.max(1 << 19).saturating_mul(2);
+        if at >= start.saturating_add(hard)
+            && fence.is_none()
+            && !in_comment
+            && line.first().is_some_and(|b| !b.is_ascii_whitespace())
+        {
+            return at;
+        }
         if fence.is_none() {
             in_comment = next_in_comment(in_comment, line);
         }

@@ -223,7 +223,27 @@ impl Root {
             parts,
         } = self.prepare(input)?;
         let mut passed = vec![cleaned];
-        match self.walk_again_if_changed(parts, &display, true, &mut passed)? {
+        let walked = self
+            .walk_again_if_changed(parts, &display, true, &mut passed)
+            .map_err(|err| {
+                // `nonexist/../x.txt` does not exist because `nonexist` does not: the
+                // message names the path as asked, not `x.txt`, which may exist.
+                let bytes = input.as_bytes();
+                let climbs = bytes.split(|&b| b == b'/').any(|part| part == b"..");
+                let asked = match !bytes.starts_with(b"/") && climbs {
+                    true => names::text_of(bytes),
+                    false => display.clone(),
+                };
+                if err.code == ErrorCode::NotFound
+                    && asked != display
+                    && err.message == Error::not_found(&display).message
+                {
+                    Error::not_found(&asked)
+                } else {
+                    err
+                }
+            })?;
+        match walked {
             // A trailing slash asks for a directory, as it does in the shell.
             (_, Leaf::Opened(Opened::File { .. })) if input.as_bytes().ends_with(b"/") => {
                 Err(Error::new(

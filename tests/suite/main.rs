@@ -5,6 +5,7 @@ mod common;
 
 mod agent;
 mod beyond;
+mod bounds;
 mod content;
 mod deny;
 mod documents;

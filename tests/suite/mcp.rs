@@ -785,12 +785,17 @@ fn malformed_lines_and_unknown_methods_do_not_stop_the_server() {
     let v = raw.receive();
     assert_eq!(v["id"], 5);
     assert_eq!(v["result"]["isError"], false);
-    // A request on a line over the 16 MiB limit is dropped whole, answered by nothing;
-    // a request in a CRLF line and one with a byte-order mark are still requests.
+    // A request on a line over the 16 MiB limit is not read, but answered with its id
+    // (issue 28: every request with an id gets an answer carrying it); a request in a
+    // CRLF line and one with a byte-order mark are still requests.
     let pad = "x".repeat(17 << 20);
     raw.send(&format!(
         r#"{{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{{"name":"read","arguments":{{"path":"ctrl.txt"}},"_meta":{{"pad":"{pad}"}}}}}}"#
     ));
+    let v = raw.receive();
+    assert_eq!(v["id"], 99, "{v}");
+    assert_eq!(v["error"]["code"], -32600);
+    assert!(v["error"]["message"].as_str().unwrap().contains("16 MiB"));
     raw.send(concat!(
         r#"{"jsonrpc":"2.0","id":6,"method":"tools/call","#,
         r#""params":{"name":"read","arguments":{"path":"ctrl.txt"}}}"#,

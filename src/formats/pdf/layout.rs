@@ -11,11 +11,13 @@
 
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use lopdf::content::Content;
 use lopdf::{Dictionary, Document, LoadOptions, Object, ObjectId};
 
+use super::bounds;
 use super::font::Font;
 use super::objects::{MAX_STREAM_BYTES, get, number};
 use super::tables;
@@ -24,7 +26,7 @@ use super::{MAX_TEXT_BYTES, PdfError, normalise};
 
 /// The most content a page may inflate to, its forms each time they are drawn included:
 /// a small form drawn a million times must not cost a million times its size.
-const MAX_PAGE_CONTENT_BYTES: usize = 64 << 20;
+const MAX_PAGE_CONTENT_BYTES: usize = 32 << 20;
 
 /// How deep forms may nest (a form that draws itself is refused sooner, as a cycle).
 const MAX_FORM_DEPTH: usize = 8;
@@ -40,19 +42,38 @@ const OPS_PER_CLOCK_CHECK: usize = 1024;
 enum Stop {
     Timeout,
     TooMuchText,
+    /// An operation with more than `bounds::MAX_OPERATION_TOKENS` tokens.
+    TooLarge,
 }
 
 /// Loads the PDF and returns the text of each page, normalised.
 pub(super) fn extract_pages(
     bytes: &[u8],
     deadline: Option<Instant>,
+    given_up: &AtomicBool,
 ) -> Result<Vec<String>, PdfError> {
+    // Every token lopdf would parse is counted first (see `bounds`): the objects of the
+    // file itself here, those of its object streams by the load filter.
+    let tokens = bounds::token_budget(bytes.len());
+    if !bounds::file_fits(bytes, tokens) {
+        return Err(PdfError::TooLarge);
+    }
     let options = LoadOptions {
         max_decompressed_size: Some(MAX_STREAM_BYTES),
+        filter: Some(bounds::filter),
         ..LoadOptions::default()
     };
-    let load = |bytes: &[u8]| {
-        Document::load_mem_with_options(bytes, options.clone()).map_err(|error| match error {
+    let load = |bytes: &[u8], reconstruct: bool| {
+        bounds::start_load(tokens);
+        let options = LoadOptions {
+            force_reconstruct: reconstruct,
+            ..options.clone()
+        };
+        let loaded = Document::load_mem_with_options(bytes, options);
+        if bounds::load_was_over() {
+            return Err(PdfError::TooLarge);
+        }
+        loaded.map_err(|error| match error {
             lopdf::Error::Decryption(_)
             | lopdf::Error::InvalidPassword
             | lopdf::Error::UnsupportedSecurityHandler(_) => PdfError::Encrypted,
@@ -62,7 +83,14 @@ pub(super) fn extract_pages(
             _ => PdfError::Damaged,
         })
     };
-    let mut doc = load(bytes)?;
+    let mut doc = load(bytes, false)?;
+    // lopdf rebuilds a page tree it could not read only when no filter is given; with
+    // ours, the rebuild is asked for here.
+    if doc.get_pages().is_empty() {
+        // Dropped first: two loads never live at once.
+        drop(doc);
+        doc = load(bytes, true)?;
+    }
     // lopdf decrypts a file whose user password is empty as it loads it, but only with an
     // `/ID`; poppler takes a missing one as empty, and so do we: the file is loaded again
     // with `/ID [<> <>]` written into its trailer (a copy of the bytes, this once).
@@ -71,7 +99,7 @@ pub(super) fn extract_pages(
         && let Some(patched) = with_empty_id(bytes)
     {
         drop(doc);
-        doc = load(&patched)?;
+        doc = load(&patched, false)?;
     }
     // One still encrypted needs a password we don't have.
     if doc.is_encrypted() {
@@ -86,6 +114,7 @@ pub(super) fn extract_pages(
     let mut walker = Walker {
         doc: &doc,
         deadline,
+        given_up,
         ops: 0,
         fonts: HashMap::new(),
         text_bytes: 0,
@@ -95,7 +124,7 @@ pub(super) fn extract_pages(
     for page_id in pages.into_values() {
         let page = walker.page(page_id).map_err(|stop| match stop {
             Stop::Timeout => PdfError::Timeout,
-            Stop::TooMuchText => PdfError::TooLarge,
+            Stop::TooMuchText | Stop::TooLarge => PdfError::TooLarge,
         })?;
         broken_pages += usize::from(page.broken);
         // Normalised page by page, so the raw text of one page at most is held twice.
@@ -210,6 +239,8 @@ type Resources<'a> = Vec<&'a Dictionary>;
 struct Walker<'a> {
     doc: &'a Document,
     deadline: Option<Instant>,
+    /// Set when the caller stopped waiting (its deadline, or the call was cancelled).
+    given_up: &'a AtomicBool,
     /// Operators seen since the last clock check.
     ops: usize,
     /// Fonts already read, by the address of their dictionary (the document is not
@@ -345,6 +376,9 @@ impl<'a> Walker<'a> {
     }
 
     fn check_deadline(&self) -> Result<(), Stop> {
+        if self.given_up.load(Ordering::Relaxed) {
+            return Err(Stop::Timeout);
+        }
         match self.deadline {
             Some(deadline) if Instant::now() >= deadline => Err(Stop::Timeout),
             _ => Ok(()),
@@ -358,6 +392,11 @@ impl<'a> Walker<'a> {
         content: &[u8],
         resources: &Resources<'a>,
     ) -> Result<(), Stop> {
+        // lopdf parses an operation's operands into one list: one that would take more
+        // than its share of the budget is refused before it is parsed.
+        if bounds::largest_operation(content) > bounds::MAX_OPERATION_TOKENS {
+            return Err(Stop::TooLarge);
+        }
         for operation in Content::decode_iter(content) {
             self.ops += 1;
             if self.ops >= OPS_PER_CLOCK_CHECK {

@@ -8,17 +8,19 @@
 //! Everything here is pure Rust, so the binary stays self-contained.
 //!
 //! Three guards make untrusted files safe to open:
-//! - **Size.** Files over [`MAX_PDF_BYTES`] are refused before parsing: lopdf holds every
-//!   object of the file in memory: measured at 3 times the file's size for one 100 MiB
-//!   image, about 8 times for 20 000 small pages.
-//! - **Memory.** No stream may inflate past `layout::MAX_STREAM_BYTES`, a page's content
-//!   (its forms included) past `layout::MAX_PAGE_CONTENT_BYTES`, and the text of all pages
-//!   past [`MAX_TEXT_BYTES`]; content is parsed one operator at a time, never into one
-//!   list (lopdf's own `extract_text` takes 1.2 GB for 2 million operators).
+//! - **Size.** Files over [`MAX_PDF_BYTES`] are refused before parsing.
+//! - **Memory.** One read stays within [`MEMORY_BUDGET`] whatever the file's shape:
+//!   `bounds` counts the tokens lopdf would parse (the file's objects, its object
+//!   streams', one content operation's) and refuses the file before they are parsed;
+//!   no stream may inflate past `objects::MAX_STREAM_BYTES`, a page's content (its forms
+//!   included) past `layout::MAX_PAGE_CONTENT_BYTES`, and the text of all pages past
+//!   [`MAX_TEXT_BYTES`]; content is parsed one operator at a time, never into one list
+//!   (lopdf's own `extract_text` takes 1.2 GB for 2 million operators).
 //! - **Time and panics.** The work runs on its own thread inside `catch_unwind`; the thread
 //!   checks the deadline between operators, and the caller stops waiting at the deadline
 //!   in any case (see [`extract`]).
 
+mod bounds;
 mod cmap;
 mod font;
 mod glyph;
@@ -29,17 +31,21 @@ mod tables;
 
 use std::ops::RangeInclusive;
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// The largest PDF read as text, 256 MiB. lopdf parses the whole file up front, so this
-/// is what bounds the memory a PDF can take; larger files are [`PdfError::TooLarge`].
-pub const MAX_PDF_BYTES: usize = 256 << 20;
+/// The largest PDF read as text, 64 MiB. lopdf parses the whole file up front, and the
+/// file is held twice: with what its objects take (`bounds`), a read stays within
+/// [`MEMORY_BUDGET`]; larger files are [`PdfError::TooLarge`].
+pub const MAX_PDF_BYTES: usize = 64 << 20;
 
-/// The most text kept over all pages, 64 MiB: far past any real document (the 87 pages of
+pub use bounds::MEMORY_BUDGET;
+
+/// The most text kept over all pages, 16 MiB: far past any real document (the 87 pages of
 /// bash's manual are 300 KiB), and a cap on what a crafted file can make us hold.
-pub const MAX_TEXT_BYTES: usize = 64 << 20;
+pub const MAX_TEXT_BYTES: usize = 16 << 20;
 
 /// The worker's stack. lopdf's parser recurses (its nesting is capped at 100 levels), and
 /// a spawned thread's default 2 MiB is less than the main thread's 8 MiB that the library
@@ -106,6 +112,20 @@ impl PdfText {
 /// Memory: at most [`MAX_PDF_BYTES`] of input (copied once, for the worker to own), lopdf's
 /// parsed objects, one page's content (`layout::MAX_PAGE_CONTENT_BYTES`) and the text.
 pub fn extract(bytes: &[u8], budget: Duration) -> Result<PdfText, PdfError> {
+    extract_unless(bytes, budget, None)
+}
+
+/// How often a caller waiting for the worker looks at its `cancelled` flag.
+const CANCEL_POLL: Duration = Duration::from_millis(10);
+
+/// [`extract`], given up (as [`PdfError::Timeout`]) within a few milliseconds of
+/// `cancelled` being set; the worker then stops at its next check, as it does at the
+/// deadline.
+pub fn extract_unless(
+    bytes: &[u8],
+    budget: Duration,
+    cancelled: Option<&AtomicBool>,
+) -> Result<PdfText, PdfError> {
     if bytes.len() > MAX_PDF_BYTES {
         return Err(PdfError::TooLarge);
     }
@@ -114,38 +134,70 @@ pub fn extract(bytes: &[u8], budget: Duration) -> Result<PdfText, PdfError> {
     // The worker may outlive this call (see above), so it owns its copy of the bytes.
     let data: Arc<[u8]> = Arc::from(bytes);
     let (sender, receiver) = mpsc::sync_channel(1);
+    // Set when the caller stops waiting: the worker stops at its next check.
+    let given_up = Arc::new(AtomicBool::new(false));
     let worker = {
         let data = Arc::clone(&data);
+        let given_up = Arc::clone(&given_up);
         thread::Builder::new()
             .name("pdf-text".into())
             .stack_size(WORKER_STACK_BYTES)
             .spawn(move || {
                 // The receiver is gone if the caller gave up; the result is then dropped.
-                let _ = sender.send(guarded(&data, deadline));
+                let _ = sender.send(guarded(&data, deadline, &given_up));
             })
     };
-    let outcome = match deadline {
+    let outcome = if worker.is_err() {
         // No thread to be had (resource limits): do the work here, still panic-safe and
         // still checking the deadline, only without the hard stop around lopdf's parse.
-        _ if worker.is_err() => Ok(guarded(&data, deadline)),
-        Some(_) => receiver.recv_timeout(budget).map_err(|error| match error {
-            mpsc::RecvTimeoutError::Timeout => PdfError::Timeout,
-            // The worker always sends before it ends, panic or not; this is a safety net.
-            mpsc::RecvTimeoutError::Disconnected => PdfError::Damaged,
-        }),
-        None => receiver.recv().map_err(|_| PdfError::Damaged),
+        Ok(guarded(&data, deadline, &given_up))
+    } else {
+        wait(&receiver, deadline, cancelled)
     };
+    if outcome.is_err() {
+        given_up.store(true, Ordering::Relaxed);
+    }
     outcome
         .and_then(|result| result)
         .map(|pages| PdfText { pages })
 }
 
+type Pages = Result<Vec<String>, PdfError>;
+
+/// The worker's result, or Timeout at the deadline or once `cancelled` is set.
+fn wait(
+    receiver: &mpsc::Receiver<Pages>,
+    deadline: Option<Instant>,
+    cancelled: Option<&AtomicBool>,
+) -> Result<Pages, PdfError> {
+    loop {
+        let now = Instant::now();
+        let slice = match deadline {
+            Some(deadline) if deadline <= now => return Err(PdfError::Timeout),
+            Some(deadline) => (deadline - now).min(CANCEL_POLL),
+            None => CANCEL_POLL,
+        };
+        match receiver.recv_timeout(slice) {
+            Ok(pages) => return Ok(pages),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if cancelled.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                    return Err(PdfError::Timeout);
+                }
+            }
+            // The worker always sends before it ends, panic or not; this is a safety net.
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Err(PdfError::Damaged),
+        }
+    }
+}
+
 /// Runs the extraction with a panic turned into [`PdfError::Damaged`].
-fn guarded(data: &[u8], deadline: Option<Instant>) -> Result<Vec<String>, PdfError> {
+fn guarded(data: &[u8], deadline: Option<Instant>, given_up: &AtomicBool) -> Pages {
     // AssertUnwindSafe: nothing the closure touches outlives a panic but `data`, which it
     // only reads.
-    panic::catch_unwind(AssertUnwindSafe(|| layout::extract_pages(data, deadline)))
-        .unwrap_or(Err(PdfError::Damaged))
+    panic::catch_unwind(AssertUnwindSafe(|| {
+        layout::extract_pages(data, deadline, given_up)
+    }))
+    .unwrap_or(Err(PdfError::Damaged))
 }
 
 /// The view SPEC §16 describes: for every page a line `--- page N ---` (N from 1), then
