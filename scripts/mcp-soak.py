@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A soak of one `agentread --mcp` session: 100,000 mixed calls (reads of several sizes
 and windows, errors, listings, images, heavy reads: hostile PDFs and images, outlines,
-maps and `paths` (issue 28), calls cancelled with notifications/cancelled),
+maps and `paths`, calls cancelled with notifications/cancelled),
 pipelined as a busy host sends them, with the server's resident memory sampled all
 along. Checks that every call is answered exactly once (a cancelled one at most once),
 that the session still answers a ping, and that it ends with exit 0.
@@ -112,7 +112,7 @@ def workspace(root):
         f.write(png(64, 48))
     with open(os.path.join(root, "large.png"), "wb") as f:
         f.write(png(800, 600))
-    # The heavy kinds of issue 28, each a few dozen KB.
+    # The heavy kinds, each a few dozen KB.
     hostile = {
         "arrays.pdf": pdf(b"[" + b"[]" * 15_000_000 + b"] TJ"),
         "numbers.pdf": pdf(b"0 " * 16_000_000 + b"Tj"),

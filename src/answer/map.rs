@@ -49,7 +49,7 @@ impl<'r> MapReader<'r> {
         let walk = ignore::WalkBuilder::new(&base)
             // .gitignore files count in any tree, repository or not; only those inside
             // the walk do: not a parent directory's, nor the user's global ignore file, so
-            // that the map does not depend on the machine (issue 28).
+            // that the map does not depend on the machine.
             .require_git(false)
             .parents(false)
             .git_global(false)

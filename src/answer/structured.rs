@@ -64,7 +64,7 @@ pub fn read(
             });
             Error::binary_as(&path, evidence.into(), what)
         })?;
-    // `--hash` is the file's, with its outline as with its lines (issue 28).
+    // `--hash` is the file's, with its outline as with its lines.
     if request.wants_hash() {
         facts.content_hash = Some(blake3::hash(&bytes).to_hex().to_string());
     }

@@ -78,7 +78,7 @@ pub fn view(bytes: &[u8]) -> Option<NotebookView> {
 /// The most cells a notebook read as a view may have, 20,000: real notebooks have a
 /// few hundred. Each cell costs its callers a part and a symbol as well as its lines, so
 /// 1.4 million empty cells (a 63 MiB file) took 340 MB for a window and 564 MB for an
-/// outline; past this bound a notebook is [`TooManyCells`] (issue 28).
+/// outline; past this bound a notebook is [`TooManyCells`].
 pub const MAX_CELLS: usize = 20_000;
 
 /// A notebook with more than [`MAX_CELLS`] cells.

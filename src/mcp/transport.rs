@@ -85,7 +85,7 @@ type Out = Arc<Mutex<Option<StdioWriter>>>;
 struct InFlight {
     permits: Arc<Semaphore>,
     /// The permits of requests other than `tools/call` (`ping`, `tools/list`, ...): they
-    /// read nothing, so they never wait behind reads, however slow (issue 28), and are
+    /// read nothing, so they never wait behind reads, however slow, and are
     /// bounded on their own.
     control: Arc<Semaphore>,
     /// The transport's share of each unanswered request's permit, by id: given back once

@@ -1,4 +1,4 @@
-//! Issue 28: every read bounded by its answer, whatever the input's shape. Each hostile
+//! Every read bounded by its answer, whatever the input's shape. Each hostile
 //! input is small and generated here; memory is the server's own high-water mark
 //! (`VmHWM`), read while it still runs, after it answered.
 
@@ -171,7 +171,7 @@ fn object_stream_pdf(body: &[u8]) -> Vec<u8> {
     ])
 }
 
-/// SPEC §16 and issue 28: one PDF read takes at most 256 MiB whatever the file's shape,
+/// SPEC §16: one PDF read takes at most 256 MiB whatever the file's shape,
 /// and past that is `SIZE_LIMIT_EXCEEDED` saying that `raw` still reads it. Each of these
 /// files is a few dozen KB; before the bound they took 1.5 to 5.5 GB.
 #[test]
@@ -252,7 +252,7 @@ fn cpu_ticks(pid: u32) -> u64 {
     fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
 }
 
-/// Issue 28: `notifications/cancelled` stops the call's work within 100 ms and nothing
+/// `notifications/cancelled` stops the call's work within 100 ms and nothing
 /// is sent for it; the server goes on.
 #[test]
 fn a_cancelled_call_stops_its_work_and_is_not_answered() {
@@ -283,7 +283,7 @@ fn a_cancelled_call_stops_its_work_and_is_not_answered() {
     assert_eq!(server.receive()["id"], 4);
 }
 
-/// Issue 28: with 64 slow calls in flight (PDFs, each at its bound), a ping is answered
+/// With 64 slow calls in flight (PDFs, each at its bound), a ping is answered
 /// at once, a cancellation is read at once, and the server stays under 1 GiB.
 #[test]
 fn a_ping_is_answered_whatever_is_in_flight() {
@@ -366,7 +366,7 @@ fn png_header(width: u32, height: u32, depth: u8, colour: u8) -> Vec<u8> {
     out
 }
 
-/// Issue 28: a PNG of 1 x 100,000,000 pixels (5.8 GB and 17-33 s before) is refused
+/// A PNG of 1 x 100,000,000 pixels (5.8 GB and 17-33 s before) is refused
 /// from its header, at once; so is one whose pixels would take more than the bound.
 #[test]
 fn an_image_that_would_cost_more_than_its_bound_is_refused_from_its_header() {
@@ -389,7 +389,7 @@ fn an_image_that_would_cost_more_than_its_bound_is_refused_from_its_header() {
     assert!(peak < 256, "peak RSS {peak} MiB");
 }
 
-/// Issue 28: `PATH#SYMBOL` answers for the file before the `#` as `PATH:N` does: a link
+/// `PATH#SYMBOL` answers for the file before the `#` as `PATH:N` does: a link
 /// leading outside is ACCESS_DENIED, a FIFO NOT_FILE; a path through a missing directory
 /// is named as asked; a symbol in the path and another in `symbol` are refused.
 #[test]
@@ -423,7 +423,7 @@ fn a_symbol_target_is_answered_for_its_file() {
     assert_eq!(v["data"]["symbol"]["qualified_name"], "K.m", "{v}");
 }
 
-/// Issue 28: every request with an id gets an answer carrying it: one holding a lone
+/// Every request with an id gets an answer carrying it: one holding a lone
 /// surrogate or a number serde cannot hold, and one on a line over 16 MiB.
 #[test]
 fn a_request_that_cannot_be_parsed_is_answered_with_its_id() {
@@ -447,7 +447,7 @@ fn a_request_that_cannot_be_parsed_is_answered_with_its_id() {
     assert_eq!(server.receive()["id"], 9);
 }
 
-/// Issue 28: `--outline --hash` keeps the hash, the file's as a window gives it.
+/// `--outline --hash` keeps the hash, the file's as a window gives it.
 #[test]
 fn an_outline_keeps_the_files_hash() {
     let ws = Workspace::new();
@@ -461,7 +461,7 @@ fn an_outline_keeps_the_files_hash() {
     );
 }
 
-/// Issue 28: a notebook of more cells than are read as a view (1.4 million empty cells
+/// A notebook of more cells than are read as a view (1.4 million empty cells
 /// took 340 MB for a window, 564 MB for an outline) is SIZE_LIMIT_EXCEEDED, saying that
 /// `raw` reads it; one within the bound is read.
 #[test]
@@ -495,7 +495,7 @@ fn a_notebook_of_too_many_cells_is_refused_within_its_bound() {
     );
 }
 
-/// Issue 28: an outline reads its file as a window does: no byte-order mark on its first
+/// An outline reads its file as a window does: no byte-order mark on its first
 /// line, and UTF-16 source parsed as its text (it gave "(no symbols)" with success).
 #[test]
 fn an_outline_reads_its_file_as_a_window_does() {
@@ -524,7 +524,7 @@ fn an_outline_reads_its_file_as_a_window_does() {
     );
 }
 
-/// SPEC §15 and issue 28: 8 MiB of Markdown is parsed within 256 MiB, and the parse
+/// SPEC §15: 8 MiB of Markdown is parsed within 256 MiB, and the parse
 /// gives up at its deadline, whatever its shape: a paragraph of 4 million `[` lines
 /// (511 MB before), one line of 8 million `[` (544 MB). Headings around them are found.
 #[test]
@@ -562,7 +562,7 @@ fn markdown_of_any_shape_is_parsed_within_its_bound() {
     );
 }
 
-/// Issue 28: a map reads ignore rules from inside the directory only: a parent's
+/// A map reads ignore rules from inside the directory only: a parent's
 /// `.gitignore` (outside the root) hides nothing, the root's own does.
 #[test]
 fn a_map_reads_ignore_rules_from_inside_only() {

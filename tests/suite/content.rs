@@ -366,7 +366,7 @@ fn max_file_size_stops_a_stream_once_passed() {
     );
 }
 
-/// SPEC §17 "Tiny files"; issue 32: `printf 'a\0b\n'` was decoded as UTF-16 garbage.
+/// SPEC §17 "Tiny files": `printf 'a\0b\n'` was decoded as UTF-16 garbage.
 #[test]
 fn a_tiny_file_holding_a_nul_is_binary() {
     let ws = Workspace::new();

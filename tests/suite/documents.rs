@@ -165,7 +165,7 @@ fn an_outline_names_each_cell_by_what_it_holds() {
 #[test]
 fn cells_are_symbols_by_number_or_id() {
     let ws = workspace();
-    // Issue 32: each cell by its name, kind and what it holds (a markdown cell's first
+    // Each cell by its name, kind and what it holds (a markdown cell's first
     // heading, a code cell's first line), not by its bare `# %% [kind] cell-N` header.
     let out = ws.run(&["nb.ipynb", "--outline"]);
     assert_eq!(
@@ -420,7 +420,7 @@ fn all_cuts_no_line_of_a_notebook() {
     );
 }
 
-/// Issue 32: a PDF on standard input suggested `pdftotext`, though agentread reads PDFs:
+/// A PDF on standard input suggested `pdftotext`, though agentread reads PDFs:
 /// the refusal says to save it and read the file.
 #[test]
 fn a_pdf_on_standard_input_says_how_agentread_reads_it() {

@@ -157,7 +157,7 @@ proptest! {
 }
 
 /// An ambiguous `PATH#SYMBOL` in a file of 20,000 `def f(): pass` answers at once with
-/// at most 20 suggestions and says how many were left out (issue: it was quadratic and
+/// at most 20 suggestions and says how many were left out (it was quadratic and
 /// listed every match).
 #[test]
 fn an_ambiguous_symbol_lists_at_most_twenty_matches() {

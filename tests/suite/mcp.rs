@@ -786,7 +786,7 @@ fn malformed_lines_and_unknown_methods_do_not_stop_the_server() {
     assert_eq!(v["id"], 5);
     assert_eq!(v["result"]["isError"], false);
     // A request on a line over the 16 MiB limit is not read, but answered with its id
-    // (issue 28: every request with an id gets an answer carrying it); a request in a
+    // (every request with an id gets an answer carrying it); a request in a
     // CRLF line and one with a byte-order mark are still requests.
     let pad = "x".repeat(17 << 20);
     raw.send(&format!(

@@ -340,7 +340,7 @@ fn standard_input_follows_the_same_encoding_and_binary_rules() {
     );
 }
 
-/// SPEC §17 "The root of a checkout"; issue 32: `cd src && agentread ../README.md` was
+/// SPEC §17 "The root of a checkout": `cd src && agentread ../README.md` was
 /// ACCESS_DENIED, the root being the current directory.
 #[test]
 fn without_a_chosen_root_the_git_work_tree_is_the_root() {

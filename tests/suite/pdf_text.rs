@@ -139,8 +139,8 @@ fn output_has_no_control_characters_or_trailing_spaces() {
     }
 }
 
-// Issue 30: PDF text as poppler reads it (SPEC §16). Each fixture is made by
-// tests/data/pdf/make_issue30.py and shows one fault alone; the expected text is what
+// PDF text as poppler reads it (SPEC §16). Each fixture is made by
+// tests/data/pdf/make_decoder_fixtures.py and shows one fault alone; the expected text is what
 // `pdftotext` prints for it, laid out in our lines.
 
 #[test]

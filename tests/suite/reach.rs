@@ -260,7 +260,7 @@ fn all_is_refused_with_bounds_ranges_symbols_and_other_modes() {
     assert!(!schema.contains("\"all\""), "{schema}");
 }
 
-/// SPEC §17 "Print-and-exit modes take only what they use"; issue 32: `--mcp-config
+/// SPEC §17 "Print-and-exit modes take only what they use": `--mcp-config
 /// claude --deny-secrets --root /other` printed the current directory and no
 /// `--deny-secrets`, exit 0.
 #[test]

@@ -118,7 +118,7 @@ fn run_example(command: &str) -> Option<std::process::Output> {
     Some(out)
 }
 
-/// Issue 32: every example of the README and of `--help` runs against the repository
+/// Every example of the README and of `--help` runs against the repository
 /// itself. A file that does not exist here (`src/window.rs`, `docs/guide.md`) made a
 /// newcomer's first try NOT_FOUND. Each example exits 0, but those that show a refusal
 /// (`refused: ACCESS_DENIED …`), which exit 4.

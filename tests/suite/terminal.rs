@@ -289,7 +289,7 @@ fn as_piped_on_a_terminal(ws: &Workspace, args: &[&str]) -> String {
     piped
 }
 
-/// Issue 32: `--outline` on a terminal printed every symbol on one line joined by `␊`,
+/// `--outline` on a terminal printed every symbol on one line joined by `␊`,
 /// and lost the blank line before the footer (the whole outline went through the filter
 /// meant for one name). Files, notebooks and PDFs, with colour and without.
 #[test]

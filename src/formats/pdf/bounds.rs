@@ -1,4 +1,4 @@
-//! The memory bound of one PDF read (SPEC §16, issue 28): what lopdf is given to parse is
+//! The memory bound of one PDF read (SPEC §16): what lopdf is given to parse is
 //! measured before it is parsed.
 //!
 //! lopdf turns every token of the file into an `Object` and keeps them all: a deflate

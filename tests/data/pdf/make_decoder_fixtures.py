@@ -1,4 +1,4 @@
-"""Makes the minimal PDFs of issue 30 in this folder (run once; the tests read the PDFs,
+"""Makes the minimal PDFs of the decoder fixes in this folder (run once; the tests read the PDFs,
 not this script). Each file is written byte by byte, so it shows one fault alone.
 Needs python3 and qpdf (the encrypted files).
 """
