@@ -101,6 +101,14 @@ pub struct TextRead {
     pub leaner: Option<Box<Leaner>>,
 }
 
+/// The leaner views of SPEC §18 as `data.view` names them (a signatures view's
+/// `data.type` too).
+pub mod view {
+    pub const LINES: &str = "lines";
+    pub const SIGNATURES: &str = "signatures";
+    pub const OUTLINE: &str = "outline";
+}
+
 /// What a signatures view or `--fit` adds to a text read.
 #[derive(Debug, Default)]
 pub struct Leaner {

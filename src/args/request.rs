@@ -451,7 +451,7 @@ pub const MCP_CONFIG_CARRIES: [&str; 9] = [
     "deny",
     "deny_secrets",
     "max_bytes",
-    "max_tokens",
+    name::MAX_TOKENS,
     "max_line_chars",
     "max_file_size",
     "encoding",
@@ -502,7 +502,7 @@ pub fn given_again(matches: &ArgMatches, ids: &[&str]) -> Vec<OsString> {
 
 /// How the command line spells the argument `id`: its long flag, or `a PATH argument`.
 fn spelling(id: &str) -> String {
-    if id == "paths" {
+    if id == name::PATHS {
         return "a PATH argument".to_string();
     }
     Cli::command()

@@ -13,7 +13,7 @@ use super::utf8;
 use crate::args::params::Wording;
 use crate::error::{Error, ErrorDetail};
 use crate::outcome::Answer;
-use crate::outcome::{FileFacts, Success, SymbolInfo};
+use crate::outcome::{FileFacts, Success, SymbolInfo, view};
 use crate::read::window::Window;
 
 /// The top-level object: `status`, `data`, `text`, `stats`, `context`, and `error`
@@ -183,7 +183,7 @@ impl<'a> Envelope<'a> {
                 stats.content_hash = read.facts.content_hash.clone();
                 let structured = read.symbol.is_some() || read.leaner.is_some();
                 let kind = match (read.elided(), read.document) {
-                    (Some(_), _) => "signatures",
+                    (Some(_), _) => view::SIGNATURES,
                     (None, Some(document)) => document.kind.name(),
                     (None, None) => "file",
                 };

@@ -4,7 +4,7 @@
 
 use crate::args::params::{Wording, name};
 use crate::outcome::DocumentKind;
-use crate::outcome::Success;
+use crate::outcome::{Success, view};
 use crate::read::window::{TruncatedBy, Window};
 
 /// The footer lines worth saying for this answer, in order.
@@ -84,8 +84,8 @@ pub fn footer_of(
                         .to_string(),
                 );
             }
-            if read.view() == Some("signatures") {
-                hints.push(fit_hint("signatures", wording));
+            if read.view() == Some(view::SIGNATURES) {
+                hints.push(fit_hint(view::SIGNATURES, wording));
             }
             if let Some(hash) = &read.facts.content_hash {
                 hints.push(format!("[content_hash: {hash}]"));

@@ -1,10 +1,10 @@
-//! Glyph names as text: the Adobe Glyph List (and ZapfDingbats'), `uniXXXX`, `uXXXX`,
+//! Glyph names as text: the Adobe Glyph List (and ZapfDingbats'), `uni` and `u` with hex digits (`uni0041`, `u1F600`),
 //! numeric names and suffixed names, as poppler maps them.
 
 use super::tables;
 
 /// The text of a glyph name, as poppler finds it: the Adobe Glyph List (for
-/// ZapfDingbats, its own list first), `uniXXXX…` and `uXXXX[XX]`, a name with a suffix
+/// ZapfDingbats, its own list first), `uni` followed by groups of four hex digits and `u` followed by four to six, a name with a suffix
 /// (`a.sc`) as its base, a ligature of names joined by `_` as their texts.
 pub(super) fn glyph_text(name: &[u8], zapf: bool) -> Option<String> {
     if name.is_empty() || name == b".notdef" {
