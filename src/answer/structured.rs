@@ -14,7 +14,7 @@ use crate::args::params::{DEFAULT_LIMIT, name};
 use crate::args::request::Request;
 use crate::error::{Error, ErrorCode};
 use crate::outcome::Document;
-use crate::outcome::{Elided, FileFacts, Leaner, OutlineRead, Success, SymbolInfo, TextRead};
+use crate::outcome::{Elided, FileFacts, Leaner, OutlineRead, Success, SymbolInfo, TextRead, view};
 use crate::read::window::{Start, TruncatedBy, WindowSpec, entries_window, write_cut_marker};
 use crate::read::{self, TextInput, tokens};
 use crate::structure::{self, KNOWN_LANGUAGES, Language, Lookup, Symbol};
@@ -103,37 +103,26 @@ pub fn read(
         }
         Structure::Signatures(scope) => {
             let language = known(language, &path, request)?;
-            let symbols = parse(language, &bytes, &path, request)?;
+            let symbols = parse(language, &text, &path, request)?;
             let find = |query: &str| lookup(&symbols, language, query, &path);
-            let source = Source {
-                bytes: &bytes,
-                language: language.name(),
-                symbols: &symbols,
-                markdown: Some(language == Language::Markdown),
-                document: None,
-            };
+            let source = Source::of_file(&text, language, &symbols, decoding.bom());
             let view = signatures_view(&source, &scope, &find, &path)?;
             let within = view.symbol.clone();
             let limit = request.call.limit.unwrap_or(DEFAULT_LIMIT);
             let spec = WindowSpec { limit, ..*spec };
-            signatures_read(request, facts, &source, &view, &spec, within)
+            signatures_read(facts, &source, &view, &spec, within)
         }
         Structure::Fit(scope) => {
             let Some(language) = language else {
                 // No known language: the usual window (SPEC §18).
                 let spec = plain_spec(request, spec, &scope);
+                drop(text);
                 let input = TextInput::Stream(Cursor::new(bytes));
                 return read_text(request, facts, input, &spec, None, None, None);
             };
-            let symbols = parse(language, &bytes, &path, request)?;
+            let symbols = parse(language, &text, &path, request)?;
             let find = |query: &str| lookup(&symbols, language, query, &path);
-            let source = Source {
-                bytes: &bytes,
-                language: language.name(),
-                symbols: &symbols,
-                markdown: Some(language == Language::Markdown),
-                document: None,
-            };
+            let source = Source::of_file(&text, language, &symbols, decoding.bom());
             fit(request, facts, &source, spec, &scope, &find)
         }
         Structure::Symbol { query, from } => {
@@ -240,6 +229,7 @@ fn read_document(
                 symbols: &symbols,
                 markdown: None,
                 document: Some(document),
+                bom: false,
             };
             fit(request, facts, &source, spec, &scope, &find)
         }
@@ -770,6 +760,22 @@ struct Source<'a> {
     /// (a notebook or a PDF).
     markdown: Option<bool>,
     document: Option<Document>,
+    /// The file starts with a byte-order mark (`stats.bom`); `bytes` are without it.
+    bom: bool,
+}
+
+impl<'a> Source<'a> {
+    /// A source file's text (decoded, without its byte-order mark) and its symbols.
+    fn of_file(text: &'a [u8], language: Language, symbols: &'a [Symbol], bom: bool) -> Self {
+        Source {
+            bytes: text,
+            language: language.name(),
+            symbols,
+            markdown: Some(language == Language::Markdown),
+            document: None,
+            bom,
+        }
+    }
 }
 
 /// A signatures view of some lines: each entry a line of the file or a marker.
@@ -886,8 +892,7 @@ fn signatures_view(
 
 /// A page of a signatures view, within `spec`'s limit and budgets.
 fn signatures_read(
-    request: &Request,
-    mut facts: FileFacts,
+    facts: FileFacts,
     source: &Source,
     view: &SignaturesView,
     spec: &WindowSpec,
@@ -901,14 +906,11 @@ fn signatures_read(
     let (mut window, shown) = entries_window(&entries, spec);
     window.total_lines = view.total_lines;
     window.covered_to = view.covers.get(shown.wrapping_sub(1)).copied();
-    if request.wants_hash() {
-        facts.content_hash = Some(blake3::hash(source.bytes).to_hex().to_string());
-    }
     Ok(Success::Text(TextRead {
         facts,
         window,
         encoding: "utf-8".to_string(),
-        bom: source.bytes.starts_with(b"\xEF\xBB\xBF"),
+        bom: source.bom,
         suggested_encoding: None,
         language: Some(source.language),
         symbol,
@@ -976,7 +978,7 @@ fn fit(
         read.symbol = symbol;
         read.leaner = Some(Box::new(Leaner {
             elided: None,
-            view: Some("lines"),
+            view: Some(view::LINES),
         }));
         return Ok(lines);
     }
@@ -984,12 +986,12 @@ fn fit(
     // Their signatures.
     if source.markdown.is_some() {
         let view = signatures_view(source, scope, find, &path)?;
-        let mut read = signatures_read(request, facts.clone(), source, &view, &whole, symbol)?;
+        let mut read = signatures_read(facts.clone(), source, &view, &whole, symbol)?;
         if let Success::Text(text) = &mut read
             && fits(&text.window.content)
         {
             if let Some(leaner) = &mut text.leaner {
-                leaner.view = Some("signatures");
+                leaner.view = Some(view::SIGNATURES);
             }
             return Ok(read);
         }
@@ -1025,7 +1027,7 @@ fn fit(
         answer = outline_of(spec.max_bytes, spec.max_tokens, DEFAULT_LIMIT as usize)?;
     }
     if let Success::Outline(o) = &mut answer {
-        o.view = Some("outline");
+        o.view = Some(view::OUTLINE);
     }
     Ok(answer)
 }

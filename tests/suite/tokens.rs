@@ -497,3 +497,17 @@ proptest! {
         }
     }
 }
+
+/// A signatures view reads its file as a window does: a byte-order mark is reported
+/// (`stats.bom`), never shown, and does not keep the first definition from parsing.
+#[test]
+fn signatures_of_a_file_with_a_byte_order_mark() {
+    let ws = Workspace::new();
+    let body: String = (0..6).map(|i| format!("    x = {i}\n")).collect();
+    ws.file("bom.py", format!("\u{feff}def f():\n{body}"));
+    let v = ws.json(&["bom.py", "--signatures"]);
+    assert_eq!(v["stats"]["bom"], true, "{v}");
+    assert_eq!(v["data"]["elided"][0]["symbol"], "f", "{v}");
+    assert!(content(&v).starts_with("   1 | def f():\n"), "{v}");
+    assert!(!content(&v).contains('\u{feff}'), "{v}");
+}
