@@ -1,5 +1,5 @@
 //! The independent `o200k_base` count the token benchmark checks agentread against
-//! (tiktoken-rs, not the bpe-openai crate agentread counts with): reads JSON strings,
+//! (tiktoken-rs, not the tables agentread counts with): reads JSON strings,
 //! one per line, on standard input and prints each one's token count on its own line.
 //!
 //! `cargo build --release --features examples --example o200k_count`

@@ -7,12 +7,6 @@ use std::process::Output;
 use assert_cmd::Command;
 use serde_json::Value;
 
-/// What the `o200k_base` tables cost in peak RSS once an answer's tokens are counted
-/// (SPEC §18: `stats.tokens` in every JSON and MCP answer): a fixed cost, loaded once,
-/// whatever the file (measured: 35 MiB of tables plus the 32 MiB they are read from in
-/// the binary). Memory bounds that hold "whatever the file" allow for it.
-pub const TOKENIZER_KIB: u64 = 72 * 1024;
-
 /// A temporary workspace root with files in it.
 pub struct Workspace {
     pub dir: tempfile::TempDir,

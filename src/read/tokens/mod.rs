@@ -1,0 +1,191 @@
+//! Tokens as the unit (SPEC §18): exact `o200k_base` counts of rendered content. The
+//! pattern's DFA and the vocabulary are tables in the binary, read in place, so the
+//! first count costs what any other does (see ARCHITECTURE.md for the choice).
+
+mod merge;
+pub mod pieces;
+pub mod vocabulary;
+
+/// The exact `o200k_base` token count of `text` (invalid UTF-8 counted as U+FFFD).
+pub fn count(text: &[u8]) -> u64 {
+    if text.is_empty() {
+        return 0;
+    }
+    let text = String::from_utf8_lossy(text);
+    let vocab = vocabulary::o200k_base();
+    let mut scratch = Vec::new();
+    pieces::split(&text)
+        .map(|piece| merge::count(&vocab, piece.as_bytes(), &mut scratch) as u64)
+        .sum()
+}
+
+/// The token counts of `text`'s prefixes ending at each of `ends` (ascending byte
+/// offsets on character boundaries), each exact: the encoder's pieces before the last
+/// piece that reaches an end are counted once, in one pass over `text`, and only the
+/// text from there to the end is counted again. A piece of the whole text may differ
+/// from the same prefix's last pieces (a run of blank lines, a look-ahead), never from
+/// the ones before, since the pattern looks behind nothing.
+pub fn prefix_counts(text: &[u8], ends: &[usize]) -> Vec<u64> {
+    let text = String::from_utf8_lossy(text);
+    let text = text.as_ref();
+    let vocab = vocabulary::o200k_base();
+    let mut scratch = Vec::new();
+    // (start of each piece, tokens before it).
+    let mut pieces: Vec<(usize, u64)> = Vec::new();
+    let mut before = 0u64;
+    for piece in pieces::split(text) {
+        let start = piece.as_ptr() as usize - text.as_ptr() as usize;
+        pieces.push((start, before));
+        before += merge::count(&vocab, piece.as_bytes(), &mut scratch) as u64;
+    }
+    ends.iter()
+        .map(|&end| {
+            let end = end.min(text.len());
+            // The piece that holds the byte before `end`, and one more before it.
+            let holding = pieces.partition_point(|&(start, _)| start < end);
+            let (start, tokens) = match holding.saturating_sub(2) {
+                0 => (0, 0),
+                i => pieces[i],
+            };
+            tokens + count(&text.as_bytes()[start..end])
+        })
+        .collect()
+}
+
+/// Whether `text` takes at most `max` tokens; counts no further than `max` (a token is
+/// at least a byte, so text of at most `max` bytes is not counted at all).
+pub fn within(text: &[u8], max: u64) -> bool {
+    if text.len() as u64 <= max {
+        return true;
+    }
+    let text = String::from_utf8_lossy(text);
+    let vocab = vocabulary::o200k_base();
+    let mut scratch = Vec::new();
+    let mut total = 0u64;
+    for piece in pieces::split(&text) {
+        total += merge::count(&vocab, piece.as_bytes(), &mut scratch) as u64;
+        if total > max {
+            return false;
+        }
+    }
+    true
+}
+
+/// How many of `text`'s first lines, ending at `ends`, fit `max` tokens together: the
+/// lines before the first whose end takes the prefix past `max`.
+pub fn lines_within(text: &[u8], ends: &[usize], max: u64) -> usize {
+    let counts = prefix_counts(text, ends);
+    let mut keep = counts.iter().take_while(|&&c| c <= max).count();
+    // The counts are exact; the kept text is counted once more all the same, so that no
+    // answer passes its budget whatever the encoder's pieces do.
+    while keep > 0 && count(&text[..ends[keep - 1]]) > max {
+        keep -= 1;
+    }
+    keep
+}
+
+/// The byte offset after the first `chars` characters of `text` (its length when it
+/// has fewer).
+pub fn char_end(text: &str, chars: usize) -> usize {
+    text.char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(at, _)| at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The committed tables are exactly what this builds from an independent
+    /// `o200k_base` (tiktoken-rs's vocabulary) and OpenAI's pattern; with
+    /// `AGENTREAD_WRITE_TABLES=1` it writes them instead.
+    #[test]
+    fn committed_tables_are_built_from_o200k_base() {
+        use regex_automata::MatchKind;
+        use regex_automata::dfa::{StartKind, dense};
+
+        let reference = tiktoken_rs::o200k_base_singleton();
+        // Ranks 0..199,998 are the ordinary tokens; the special ones come after.
+        let tokens: Vec<Vec<u8>> = (0..199_998)
+            .map(|rank| reference.decode_bytes(&[rank]).expect("an ordinary rank"))
+            .collect();
+        let vocab = vocabulary::build(&tokens, 19);
+        let dfa = dense::Builder::new()
+            .configure(
+                dense::Config::new()
+                    .start_kind(StartKind::Anchored)
+                    .match_kind(MatchKind::LeftmostFirst)
+                    .minimize(true),
+            )
+            .build_many(&pieces::PATTERNS)
+            .expect("the pattern compiles")
+            .to_sparse()
+            .expect("a sparse DFA")
+            .to_bytes_little_endian();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/read/tokens");
+        if std::env::var_os("AGENTREAD_WRITE_TABLES").is_some() {
+            std::fs::write(dir.join("o200k_base.vocab"), &vocab).unwrap();
+            std::fs::write(dir.join("o200k_base.dfa"), &dfa).unwrap();
+        }
+        assert!(std::fs::read(dir.join("o200k_base.vocab")).unwrap() == vocab);
+        assert!(std::fs::read(dir.join("o200k_base.dfa")).unwrap() == dfa);
+    }
+
+    /// Long pieces (one word, one run of spaces or punctuation) are counted by
+    /// backtracking, not tiktoken's own merge: the counts still agree with tiktoken-rs.
+    #[test]
+    fn long_pieces_count_as_tiktoken_does() {
+        let reference = tiktoken_rs::o200k_base_singleton();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = |alphabet: &[&str], len: usize| -> String {
+            (0..len)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    alphabet[(seed % alphabet.len() as u64) as usize]
+                })
+                .collect()
+        };
+        let mut texts = vec![
+            "é".repeat(3000),
+            " ".repeat(5000) + "x",
+            "a".repeat(4001),
+            "=".repeat(999) + "\n",
+            "ab".repeat(1500),
+            "\n".repeat(700),
+        ];
+        for len in [129, 300, 1000, 2500] {
+            texts.push(random(
+                &["a", "b", "e", "r", "s", "t", "ing", "tion", "é", "ß"],
+                len,
+            ));
+            texts.push(random(&["=", "-", "*", "/", "{", "}", "(", ")", "»"], len));
+            texts.push(random(&["Q", "x", "Zz", "aB", "\u{301}"], len));
+        }
+        for text in texts {
+            assert_eq!(
+                count(text.as_bytes()) as usize,
+                reference.encode_ordinary(&text).len(),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn counts_are_exact_and_lazy_for_nothing() {
+        assert_eq!(count(b""), 0);
+        assert_eq!(count(b"hello world"), 2);
+    }
+
+    #[test]
+    fn prefix_counts_agree_with_counting_each_prefix() {
+        let text = "   1 | fn main() {\n   2 | \n\n\n   3 |     let x = 1;   \n   4 | }\n\
+                    x\n\n  \n// comment\n\t\tfoo(bar)\n";
+        let ends: Vec<usize> = text.match_indices('\n').map(|(at, _)| at + 1).collect();
+        let counts = prefix_counts(text.as_bytes(), &ends);
+        for (end, got) in ends.iter().zip(counts) {
+            assert_eq!(got, count(&text.as_bytes()[..*end]), "prefix up to {end}");
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! The `o200k_base` pre-tokenizer: splits text into the pieces each encoded on its own,
+//! with OpenAI's pattern compiled ahead of time into a DFA kept in the binary
+//! (`o200k_base.dfa`), so that nothing is compiled at run time.
+
+use std::sync::OnceLock;
+
+use regex_automata::dfa::{Automaton, sparse};
+use regex_automata::{Anchored, Input};
+
+/// OpenAI's `o200k_base` pattern, in three parts because a DFA has no look-ahead:
+/// `\s+(?!\S)` is the second part, `\s+\s`, whose last character is given back.
+pub const PATTERNS: [&str; 3] = [
+    concat!(
+        r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+        r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+        r"|\p{N}{1,3}",
+        r"| ?[^\s\p{L}\p{N}]+[\r\n/]*",
+        r"|\s*[\r\n]+",
+        r"|\s+$",
+    ),
+    r"\s+\s",
+    r"\s+",
+];
+
+/// The part of [`PATTERNS`] whose match ends with a character that is not its own.
+const LOOK_AHEAD: usize = 1;
+
+#[repr(C, align(4))]
+struct Aligned<T: ?Sized>(T);
+
+static DFA_BYTES: &Aligned<[u8]> = &Aligned(*include_bytes!("o200k_base.dfa"));
+
+type Dfa = sparse::DFA<&'static [u8]>;
+
+fn dfa() -> &'static Dfa {
+    static DFA: OnceLock<Dfa> = OnceLock::new();
+    DFA.get_or_init(|| {
+        sparse::DFA::from_bytes(&DFA_BYTES.0)
+            .expect("the committed o200k_base DFA is valid")
+            .0
+    })
+}
+
+/// The pieces of `text`, in order; together they are `text`.
+pub fn split(text: &str) -> Pieces<'_> {
+    Pieces {
+        dfa: dfa(),
+        text,
+        at: 0,
+    }
+}
+
+/// The iterator [`split`] returns.
+pub struct Pieces<'a> {
+    dfa: &'static Dfa,
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for Pieces<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        if self.at >= self.text.len() {
+            return None;
+        }
+        let start = self.at;
+        let input = Input::new(self.text).range(start..).anchored(Anchored::Yes);
+        // Every character matches one of the parts (the last is `\s+`, and anything else
+        // is a letter, a number or neither), so there is always a match; should the DFA
+        // ever give up, the rest is one piece rather than a loop or a panic.
+        let end = match self.dfa.try_search_fwd(&input) {
+            Ok(Some(found)) => {
+                let mut end = found.offset();
+                if found.pattern().as_usize() == LOOK_AHEAD {
+                    let last = self.text[start..end]
+                        .chars()
+                        .next_back()
+                        .map_or(0, char::len_utf8);
+                    end -= last;
+                }
+                end
+            }
+            _ => self.text.len(),
+        };
+        let end = if end <= start { self.text.len() } else { end };
+        self.at = end;
+        Some(&self.text[start..end])
+    }
+}

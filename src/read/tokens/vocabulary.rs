@@ -1,0 +1,301 @@
+//! The `o200k_base` vocabulary as a table in the binary: each token's bytes by rank and
+//! an open-addressing hash from bytes to rank, read in place (nothing is loaded or
+//! built at run time; see ARCHITECTURE.md, "Tokens").
+//!
+//! Layout of `o200k_base.vocab` (little-endian `u32`s, then bytes):
+//! `[count][slot bits][longest token][ends; count][slots; 1 << slot bits]`
+//! `[next prefix; count][split; 2 × count][longest after two bytes; 65,536 bytes][token bytes]`.
+//! `ends[r]` is where token `r`'s bytes end (the previous end is where they start); a
+//! slot holds `rank + 1`, or 0 when empty. The next prefix of a token is the longest
+//! token its bytes but the last start with, and its split the two tokens byte-pair
+//! merging joins to make it ([`NONE`] and the token itself for a single byte): both are
+//! what `merge.rs`'s backtracking walks. The last table bounds the longest token after
+//! each two bytes. [`build`] writes the file, and the unit test in `mod.rs` checks that
+//! the committed file is exactly what it writes.
+
+use std::collections::HashMap;
+
+/// No token.
+pub const NONE: u32 = u32::MAX;
+
+/// The file, aligned so that it can be read as `u32`s.
+#[repr(C, align(4))]
+struct Aligned<T: ?Sized>(T);
+
+static VOCAB: &Aligned<[u8]> = &Aligned(*include_bytes!("o200k_base.vocab"));
+
+const HEADER: usize = 3;
+
+/// A vocabulary in the layout above.
+#[derive(Clone, Copy)]
+pub struct Vocabulary<'a> {
+    ends: &'a [u8],
+    slots: &'a [u8],
+    next_prefix: &'a [u8],
+    split: &'a [u8],
+    after_two: &'a [u8],
+    bytes: &'a [u8],
+    slot_bits: u32,
+    longest: usize,
+}
+
+/// The `o200k_base` vocabulary.
+pub fn o200k_base() -> Vocabulary<'static> {
+    Vocabulary::from_bytes(&VOCAB.0).expect("the committed o200k_base vocabulary is well formed")
+}
+
+fn word(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at * 4..at * 4 + 4].try_into().expect("four bytes"))
+}
+
+/// The hash the table is laid out by: fast on the short strings looked up most, the same
+/// on every machine (the table is built once, elsewhere).
+pub fn hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let w = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut w = [0u8; 8];
+        w[..rest.len()].copy_from_slice(rest);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+    }
+    h ^ (h >> 29)
+}
+
+impl<'a> Vocabulary<'a> {
+    /// Reads a table in the layout above; `None` when its sizes do not add up.
+    pub fn from_bytes(file: &'a [u8]) -> Option<Self> {
+        if file.len() < HEADER * 4 {
+            return None;
+        }
+        let count = word(file, 0) as usize;
+        let slot_bits = word(file, 1);
+        let longest = word(file, 2) as usize;
+        if !(1..32).contains(&slot_bits) || count >= 1 << slot_bits {
+            return None;
+        }
+        let ends_at = HEADER * 4;
+        let slots_at = ends_at + count * 4;
+        let next_prefix_at = slots_at + (4 << slot_bits);
+        let split_at = next_prefix_at + count * 4;
+        let after_two_at = split_at + count * 8;
+        let bytes_at = after_two_at + (1 << 16);
+        let total = word(file, HEADER + count.checked_sub(1)?) as usize;
+        if file.len() != bytes_at + total {
+            return None;
+        }
+        Some(Vocabulary {
+            ends: &file[ends_at..slots_at],
+            slots: &file[slots_at..next_prefix_at],
+            next_prefix: &file[next_prefix_at..split_at],
+            split: &file[split_at..after_two_at],
+            after_two: &file[after_two_at..bytes_at],
+            bytes: &file[bytes_at..],
+            slot_bits,
+            longest,
+        })
+    }
+
+    /// The bytes of the token of rank `rank`.
+    pub fn token(&self, rank: usize) -> &'a [u8] {
+        let start = match rank {
+            0 => 0,
+            _ => word(self.ends, rank - 1) as usize,
+        };
+        &self.bytes[start..word(self.ends, rank) as usize]
+    }
+
+    /// The rank of the token whose bytes are `bytes`, if there is one. A probe ends at an
+    /// empty slot, so a lookup costs at most the table's longest run, whatever the input.
+    pub fn rank(&self, bytes: &[u8]) -> Option<u32> {
+        if bytes.len() > self.longest {
+            return None;
+        }
+        let mask = (1usize << self.slot_bits) - 1;
+        let mut at = (hash(bytes) >> (64 - self.slot_bits)) as usize;
+        loop {
+            let slot = word(self.slots, at);
+            if slot == 0 {
+                return None;
+            }
+            if self.token(slot as usize - 1) == bytes {
+                return Some(slot - 1);
+            }
+            at = (at + 1) & mask;
+        }
+    }
+}
+
+impl Vocabulary<'_> {
+    /// The longest token `text` starts with ([`NONE`] for empty text; every byte is a
+    /// token).
+    pub fn longest_prefix(&self, text: &[u8]) -> u32 {
+        let most = match text {
+            [] => return NONE,
+            [_] => 1,
+            [a, b, ..] => self.after_two[usize::from(*a) << 8 | usize::from(*b)] as usize,
+        };
+        (1..=most.min(text.len()))
+            .rev()
+            .find_map(|len| self.rank(&text[..len]))
+            .unwrap_or(NONE)
+    }
+
+    /// The longest token that `token`'s bytes but the last start with, if any.
+    pub fn next_prefix(&self, token: u32) -> Option<u32> {
+        Some(word(self.next_prefix, token as usize)).filter(|&t| t != NONE)
+    }
+
+    /// Whether byte-pair merging can leave `left` and `right` side by side: no merge it
+    /// makes while building either would rather cross the point between them.
+    pub fn pair_is_valid(&self, left: u32, right: u32) -> bool {
+        let split = |t: u32| {
+            let at = 2 * t as usize;
+            (word(self.split, at), word(self.split, at + 1))
+        };
+        let joined = |left: u32, right: u32| {
+            let (l, r) = (self.token(left as usize), self.token(right as usize));
+            let mut both = [0u8; 512];
+            both[..l.len()].copy_from_slice(l);
+            both[l.len()..l.len() + r.len()].copy_from_slice(r);
+            self.rank(&both[..l.len() + r.len()])
+                .filter(|&t| split(t) == (left, right))
+        };
+        pair_is_valid(left, right, joined, split)
+    }
+}
+
+/// The check behind [`Vocabulary::pair_is_valid`], from the `bpe` crate's backtracking
+/// encoder (github/rust-gems): undo the merges that built each side, the larger rank
+/// first, and fail if a pair across the point would have merged before them. `joined`
+/// is the token a merge makes of two, `split` the two a token was made of.
+fn pair_is_valid(
+    mut left: u32,
+    mut right: u32,
+    joined: impl Fn(u32, u32) -> Option<u32>,
+    split: impl Fn(u32) -> (u32, u32),
+) -> bool {
+    // The largest rank a merge across the point may still have.
+    let mut limit = u32::MAX;
+    loop {
+        if joined(left, right).is_some_and(|both| both < limit) {
+            return false;
+        }
+        if left > right {
+            limit = left;
+            left = split(left).1;
+            if left == limit {
+                limit = right + 1;
+                right = split(right).0;
+                if right + 1 == limit {
+                    return true;
+                }
+            }
+        } else {
+            limit = right + 1;
+            right = split(right).0;
+            if right + 1 == limit {
+                limit = left;
+                left = split(left).1;
+                if left == limit {
+                    return true;
+                }
+            }
+        }
+    }
+}
+
+/// The table for `tokens`, given in rank order, in the layout above. Only the generator
+/// and the test that checks the committed file call this.
+pub fn build(tokens: &[Vec<u8>], slot_bits: u32) -> Vec<u8> {
+    let mask = (1usize << slot_bits) - 1;
+    let mut slots = vec![0u32; 1 << slot_bits];
+    for (rank, token) in tokens.iter().enumerate() {
+        let mut at = (hash(token) >> (64 - slot_bits)) as usize;
+        while slots[at] != 0 {
+            at = (at + 1) & mask;
+        }
+        slots[at] = rank as u32 + 1;
+    }
+    let longest = tokens.iter().map(Vec::len).max().unwrap_or(0);
+    assert!(longest <= 255, "a token's length fits the two-byte table");
+    let ranks: HashMap<&[u8], u32> = tokens
+        .iter()
+        .enumerate()
+        .map(|(rank, token)| (token.as_slice(), rank as u32))
+        .collect();
+    let longest_prefix = |bytes: &[u8]| {
+        (1..=bytes.len().min(longest))
+            .rev()
+            .find_map(|len| ranks.get(&bytes[..len]).copied())
+            .unwrap_or(NONE)
+    };
+    let next_prefix: Vec<u32> = tokens
+        .iter()
+        .map(|token| longest_prefix(&token[..token.len() - 1]))
+        .collect();
+    // Each token's split, in rank order, as the `bpe` crate finds it: the longest prefix
+    // token whose rest is a token too, both older, and the pair valid.
+    let mut split: Vec<(u32, u32)> = Vec::with_capacity(tokens.len());
+    let mut made: HashMap<(u32, u32), u32> = HashMap::new();
+    for (id, token) in tokens.iter().enumerate() {
+        let id = id as u32;
+        let mut left = next_prefix[id as usize];
+        while left != NONE {
+            let rest = &token[tokens[left as usize].len()..];
+            if let Some(&right) = ranks.get(rest)
+                && left < id
+                && right < id
+                && pair_is_valid(
+                    left,
+                    right,
+                    |l, r| made.get(&(l, r)).copied(),
+                    |t| split[t as usize],
+                )
+            {
+                {
+                    made.insert((left, right), id);
+                    split.push((left, right));
+                    break;
+                }
+            }
+            left = next_prefix[left as usize];
+        }
+        if left == NONE {
+            split.push((id, id));
+        }
+    }
+    let mut after_two = vec![1u8; 1 << 16];
+    for token in tokens.iter().filter(|t| t.len() >= 2) {
+        let at = usize::from(token[0]) << 8 | usize::from(token[1]);
+        after_two[at] = after_two[at].max(token.len() as u8);
+    }
+    let mut file = Vec::new();
+    for w in [tokens.len(), slot_bits as usize, longest] {
+        file.extend_from_slice(&(w as u32).to_le_bytes());
+    }
+    let mut end = 0u32;
+    for token in tokens {
+        end += token.len() as u32;
+        file.extend_from_slice(&end.to_le_bytes());
+    }
+    for slot in slots {
+        file.extend_from_slice(&slot.to_le_bytes());
+    }
+    for w in next_prefix
+        .iter()
+        .chain(split.iter().flat_map(|(l, r)| [l, r]))
+    {
+        file.extend_from_slice(&w.to_le_bytes());
+    }
+    file.extend_from_slice(&after_two);
+    for token in tokens {
+        file.extend_from_slice(token);
+    }
+    file
+}
