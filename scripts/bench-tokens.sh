@@ -6,7 +6,8 @@
 #   --before PATH  an agentread without tokens, for the start-up comparison (optional)
 #   --files N      files for the exact-count check (default 1000)
 #   --pairs N      random (file, max_tokens) pairs (default 10000)
-#   --dirs LIST    source trees (default: /tmp/corpus's repositories and /usr/lib/python3.*)
+#   --dirs LIST    source trees (default: /tmp/corpus's repositories, /usr/lib/python3.*'s
+#                  Lib/ and the crate sources in cargo's registry)
 #
 # Checks and measures:
 #  1. stats.tokens against an independent o200k_base (tiktoken-rs, examples/o200k_count.rs)
@@ -43,6 +44,7 @@ COUNT=${CARGO_TARGET_DIR:-target}/release/examples/o200k_count
 BIN=$(realpath "$BIN") COUNT=$(realpath "$COUNT")
 if [[ -z $DIRS ]]; then
   DIRS="$(ls -d /tmp/corpus/*+*/ 2>/dev/null | tr '\n' ' ') $(ls -d /usr/lib/python3.[0-9]*/ 2>/dev/null | head -1)"
+  DIRS="$DIRS $(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/ 2>/dev/null | head -1)"
 fi
 OUT=$(mktemp -d /tmp/agentread-bench-tokens.XXXXXX)
 export BIN COUNT FILES PAIRS DIRS OUT BEFORE
@@ -144,15 +146,13 @@ print(f"2. {PAIRS} random (file, start_line, max_tokens 10-20000) reads: {over} 
       f"of the {checked_max} windows cut by the budget (not a first-line cut), {maximal} would pass the budget with their next line "
       f"(every one: each shows 100 % of the whole lines that fit)")
 
-# 3. Signatures on files over 200 lines.
+# 3. Signatures on files over 200 lines, whole.
 big = [f for f, _ in ok if lines_of[f] > 200 and not f.endswith(".md")]
 shares, missing, checked = [], 0, 0
 for f in big:
-    whole = server.read(path=f, limit=2000)
-    if lines_of[f] > 2000:
-        continue
-    sig = server.read(path=f, signatures=True, limit=2000)
-    outline = server.read(path=f, outline=True, limit=2000)
+    whole = server.read(path=f, limit=1000000)
+    sig = server.read(path=f, signatures=True, limit=1000000)
+    outline = server.read(path=f, outline=True, limit=1000000)
     if sig["status"] == "error" or outline["status"] == "error":
         continue
     shares.append(sig["stats"]["tokens"] / max(1, whole["stats"]["tokens"]))
@@ -172,7 +172,7 @@ for f in big:
         print(f"   missing in {f}: lines {sorted(want - shown)[:5]}")
 top = sorted(zip(shares, big), reverse=True)[:5]
 print("   highest shares:", ", ".join(f"{os.path.basename(f)} {100*r:.0f} %" for r, f in top))
-print(f"3. --signatures on {len(shares)} files of 201-2000 lines: median {100*statistics.median(shares):.1f} % of the "
+print(f"3. --signatures on {len(shares)} files over 200 lines: median {100*statistics.median(shares):.1f} % of the "
       f"whole file's tokens (p90 {100*sorted(shares)[int(len(shares)*0.9)]:.1f} %); files missing a top-level "
       f"definition's first line or an import: {missing}/{checked}")
 server.close()

@@ -234,11 +234,17 @@ impl<'t> Walker<'_, 't> {
                         close: (end > start).then(|| line(end)),
                     },
                     false => {
-                        // Python's block: the line of the `:` before it opens it.
-                        let open = body.prev_sibling().map_or(start, |p| p.end_position().row);
+                        // Python's block: the line of the `:` before it opens it, and
+                        // every line after that one is the body's, a comment or blank
+                        // line before its first statement too (SPEC §18).
+                        let mut colon = body.prev_sibling();
+                        while let Some(comment) = colon.filter(|c| c.is_extra()) {
+                            colon = comment.prev_sibling();
+                        }
+                        let open = colon.map_or(start, |p| p.end_position().row);
                         Body {
                             open: line(open),
-                            first: line(start.max(open + 1)),
+                            first: line(open) + 1,
                             last: line(last_row(body)),
                             close: None,
                         }

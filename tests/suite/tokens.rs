@@ -234,8 +234,8 @@ const SIGNATURES: &[(&str, &str, &str)] = &[
     ),
     (
         "a.py",
-        "import os\n\n\nclass Greeter:\n    \"\"\"Says hello.\"\"\"\n\n    def __init__(self, name):\n        self.name = name\n\n    @property\n    def greeting(self):\n        text = \"hello\"\n        text += \" \"\n        text += self.name\n        return text\n\n\ndef main():\n    g = Greeter(\"x\")\n    print(g.greeting)\n    print(os.getcwd())\n    return 0\n",
-        "   1 | import os\n   2 | \n   3 | \n   4 | class Greeter:\n   5 |     \"\"\"Says hello.\"\"\"\n   6 | \n   7 |     def __init__(self, name):\n   8 |         self.name = name\n   9 | \n  10 |     @property\n  11 |     def greeting(self):\n  12 |         ⋯ lines 12-15 (body of greeting)\n  16 | \n  17 | \n  18 | def main():\n  19 |     ⋯ lines 19-22 (body of main)\n",
+        "import os\n\n\nclass Greeter:\n    \"\"\"Says hello.\"\"\"\n\n    def __init__(self, name):\n        self.name = name\n\n    @property\n    def greeting(self):\n        text = \"hello\"\n        text += \" \"\n        text += self.name\n        return text\n\n\ndef main():\n    # Greets.\n    g = Greeter(\"x\")\n    print(g.greeting)\n    print(os.getcwd())\n    return 0\n",
+        "   1 | import os\n   2 | \n   3 | \n   4 | class Greeter:\n   5 |     \"\"\"Says hello.\"\"\"\n   6 | \n   7 |     def __init__(self, name):\n   8 |         self.name = name\n   9 | \n  10 |     @property\n  11 |     def greeting(self):\n  12 |         ⋯ lines 12-15 (body of greeting)\n  16 | \n  17 | \n  18 | def main():\n  19 |     ⋯ lines 19-23 (body of main)\n",
     ),
     (
         "a.js",
