@@ -7,7 +7,9 @@
 #   --files N      files for the exact-count check (default 1000)
 #   --pairs N      random (file, max_tokens) pairs (default 10000)
 #   --dirs LIST    source trees (default: /tmp/corpus's repositories, /usr/lib/python3.*'s
-#                  Lib/ and the crate sources in cargo's registry)
+#                  Lib/ and the newest tokio, regex, regex-automata, regex-syntax, serde,
+#                  serde_core and serde_json in cargo's registry: code people wrote, not
+#                  the registry's generated bindings)
 #
 # Checks and measures:
 #  1. stats.tokens against an independent o200k_base (tiktoken-rs, examples/o200k_count.rs)
@@ -44,7 +46,9 @@ COUNT=${CARGO_TARGET_DIR:-target}/release/examples/o200k_count
 BIN=$(realpath "$BIN") COUNT=$(realpath "$COUNT")
 if [[ -z $DIRS ]]; then
   DIRS="$(ls -d /tmp/corpus/*+*/ 2>/dev/null | tr '\n' ' ') $(ls -d /usr/lib/python3.[0-9]*/ 2>/dev/null | head -1)"
-  DIRS="$DIRS $(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/ 2>/dev/null | head -1)"
+  for crate in tokio regex regex-automata regex-syntax serde serde_core serde_json; do
+    DIRS="$DIRS $(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$crate"-[0-9]*/ 2>/dev/null | sort -V | tail -1)"
+  done
 fi
 OUT=$(mktemp -d /tmp/agentread-bench-tokens.XXXXXX)
 export BIN COUNT FILES PAIRS DIRS OUT BEFORE
@@ -149,15 +153,28 @@ print(f"2. {PAIRS} random (file, start_line, max_tokens 10-20000) reads: {over} 
 # 3. Signatures on files over 200 lines, whole.
 big = [f for f, _ in ok if lines_of[f] > 200 and not f.endswith(".md")]
 shares, missing, checked = [], 0, 0
+def paged(**args):
+    """A whole view, page by page (at most 2,000 lines a page): its tokens and content."""
+    tokens, content, start = 0, "", 1
+    while True:
+        a = server.read(start_line=start, limit=2000, **args)
+        if a["status"] == "error":
+            return None
+        tokens += a["stats"]["tokens"]
+        content += a["data"]["content"]
+        start = a["data"].get("next_start_line")
+        if not start:
+            return tokens, content
+
 for f in big:
-    whole = server.read(path=f, limit=1000000)
-    sig = server.read(path=f, signatures=True, limit=1000000)
-    outline = server.read(path=f, outline=True, limit=1000000)
-    if sig["status"] == "error" or outline["status"] == "error":
+    whole = paged(path=f)
+    sig = paged(path=f, signatures=True)
+    outline = server.read(path=f, outline=True, limit=2000)
+    if whole is None or sig is None or outline["status"] == "error":
         continue
-    shares.append(sig["stats"]["tokens"] / max(1, whole["stats"]["tokens"]))
+    shares.append(sig[0] / max(1, whole[0]))
     shown = set()
-    for line in sig["data"]["content"].split("\n"):
+    for line in sig[1].split("\n"):
         if "|" in line:
             head = line.split("|", 1)[0].strip()
             if head.isdigit():

@@ -953,26 +953,30 @@ fn fit(
     let path = facts.path.clone();
     let total = count_lines(source.bytes);
     let (lo, hi, symbol) = scope_lines(source, scope, find, total, &path)?;
-    let whole = WindowSpec {
+    // Each view is read within the budget itself, so that a view that does not fit costs
+    // what the budget holds, not the whole of a big file: it fits when no budget cut it
+    // (the line limit is the asked range's length, so `limit` only means it ended).
+    let within = WindowSpec {
         start: Start::Line(lo),
         limit: (hi + 1).saturating_sub(lo).max(1),
-        max_bytes: u64::MAX,
-        max_tokens: None,
         ..*spec
     };
+    let whole_fits = |window: &read::window::Window| {
+        matches!(window.truncated_by, None | Some(TruncatedBy::Limit))
+    };
     // The lines themselves.
-    let input = TextInput::Stream(Cursor::new(source.bytes.to_vec()));
+    let input = TextInput::Stream(Cursor::new(source.bytes));
     let mut lines = read_text(
         request,
         facts.clone(),
         input,
-        &whole,
+        &within,
         None,
         source.document,
         None,
     )?;
     if let Success::Text(read) = &mut lines
-        && fits(&read.window.content)
+        && whole_fits(&read.window)
     {
         read.language = Some(source.language);
         read.symbol = symbol;
@@ -986,9 +990,9 @@ fn fit(
     // Their signatures.
     if source.markdown.is_some() {
         let view = signatures_view(source, scope, find, &path)?;
-        let mut read = signatures_read(facts.clone(), source, &view, &whole, symbol)?;
+        let mut read = signatures_read(facts.clone(), source, &view, &within, symbol)?;
         if let Success::Text(text) = &mut read
-            && fits(&text.window.content)
+            && whole_fits(&text.window)
         {
             if let Some(leaner) = &mut text.leaner {
                 leaner.view = Some(view::SIGNATURES);

@@ -393,9 +393,16 @@ fn fit_shows_the_richest_view_that_fits() {
             .unwrap()
             .ends_with("Use PATH#SYMBOL or start_line/limit to read a part.]")
     );
-    // Without a token budget, the byte budget.
+    // Without a token budget, the byte budget, to the byte.
     let v = ws.json(&[name, "--fit"]);
     assert_eq!(v["data"]["view"], "lines");
+    let bytes = content(&v).len();
+    let by_bytes = |budget: usize| {
+        let v = ws.json(&[name, "--fit", "--max-bytes", &budget.to_string()]);
+        v["data"]["view"].as_str().unwrap().to_string()
+    };
+    assert_eq!(by_bytes(bytes), "lines");
+    assert_eq!(by_bytes(bytes - 1), "signatures");
     // A file in no known language: the usual window.
     ws.file("a.txt", "plain\n".repeat(10));
     let v = ws.json(&["a.txt", "--fit", "--max-tokens", "5"]);
