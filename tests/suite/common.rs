@@ -140,3 +140,112 @@ pub fn while_swapping_link(
     stop.store(true, Ordering::Relaxed);
     swapper.join().unwrap()
 }
+
+/// `agentread --mcp` as a child for JSON-RPC written by hand: lines are sent to its
+/// stdin, and its answers are read on another thread, so that a test waits for one with
+/// a deadline rather than forever.
+pub struct Server {
+    pub child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+/// How long [`Server::receive`] waits for an answer before the test fails as hung.
+pub const ANSWER_GUARD: std::time::Duration = std::time::Duration::from_secs(30);
+
+impl Server {
+    /// Starts `agentread --mcp` in `dir` and initialises it, declaring `capabilities`.
+    pub fn start(dir: &Path, args: &[&str], capabilities: Value) -> Server {
+        let mut server = Server::spawn(dir, args);
+        server.send(
+            &serde_json::json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+                "protocolVersion":"2025-06-18","capabilities":capabilities,
+                "clientInfo":{"name":"suite","version":"1"}}})
+            .to_string(),
+        );
+        let init = server.receive();
+        assert_eq!(init["result"]["serverInfo"]["name"], "agentread", "{init}");
+        server.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        server
+    }
+
+    /// Starts `agentread --mcp` in `dir`, not initialised.
+    pub fn spawn(dir: &Path, args: &[&str]) -> Server {
+        use std::io::BufRead;
+        use std::process::Stdio;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_agentread"))
+            .arg("--mcp")
+            .args(args)
+            .current_dir(dir)
+            .env_remove("AGENTREAD_ROOT")
+            .env_remove("AGENTREAD_DENY")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Server {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    /// Writes `line` and a newline to the server's stdin.
+    pub fn send(&mut self, line: &str) {
+        use std::io::Write;
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next line of stdout within `limit`, as it was written.
+    pub fn receive_line_within(&mut self, limit: std::time::Duration) -> String {
+        self.lines
+            .recv_timeout(limit)
+            .unwrap_or_else(|e| panic!("no answer within {limit:?}: {e}"))
+    }
+
+    /// The next line of stdout within `limit`, which must be a JSON-RPC message.
+    pub fn receive_within(&mut self, limit: std::time::Duration) -> Value {
+        let line = self.receive_line_within(limit);
+        let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"));
+        assert_eq!(v["jsonrpc"], "2.0", "{line}");
+        v
+    }
+
+    /// The next message, within [`ANSWER_GUARD`].
+    pub fn receive(&mut self) -> Value {
+        self.receive_within(ANSWER_GUARD)
+    }
+
+    /// Sends a `tools/call` of `read` with `arguments` and id `id`.
+    pub fn read_call(&mut self, id: u64, arguments: Value) {
+        self.send(
+            &serde_json::json!({"jsonrpc":"2.0","id":id,"method":"tools/call",
+                "params":{"name":"read","arguments":arguments}})
+            .to_string(),
+        );
+    }
+
+    /// Closes stdin; the server must exit 0 with nothing more on stdout.
+    pub fn finish(mut self) {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        assert_eq!(status.code(), Some(0));
+        let rest: Vec<String> = self.lines.iter().collect();
+        assert!(rest.is_empty(), "stdout after the last answer: {rest:?}");
+    }
+}

@@ -6,11 +6,11 @@
 
 use crate::common;
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 
-use common::Workspace;
+use common::{Server, Workspace};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation,
     ListRootsResult, Root,
@@ -664,92 +664,10 @@ fn mcp_refuses_per_call_options_before_serving() {
     }
 }
 
-/// The server as a child with its pipes, for JSON-RPC written by hand.
-struct Raw {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Raw {
-    fn start(bin: &std::path::Path, ws: &Workspace, args: &[&str]) -> Raw {
-        Raw::start_with(bin, ws, args, "{}")
-    }
-
-    /// Starts the server and initialises it, declaring these client capabilities.
-    fn start_with(bin: &std::path::Path, ws: &Workspace, args: &[&str], capabilities: &str) -> Raw {
-        let mut child = Command::new(bin)
-            .arg("--mcp")
-            .args(args)
-            .current_dir(ws.path())
-            .env_remove("AGENTREAD_ROOT")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut raw = Raw {
-            child,
-            stdin,
-            stdout,
-        };
-        raw.send(&format!(
-            r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"2025-06-18","capabilities":{capabilities},"clientInfo":{{"name":"raw","version":"1"}}}}}}"#
-        ));
-        let init = raw.receive();
-        assert_eq!(init["result"]["serverInfo"]["name"], "agentread");
-        raw.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
-        raw
-    }
-
-    fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().unwrap();
-        stdin.write_all(line.as_bytes()).unwrap();
-        stdin.write_all(b"\n").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    /// The next line of stdout, which must be a JSON-RPC message.
-    fn receive(&mut self) -> Value {
-        let mut line = String::new();
-        assert!(
-            self.stdout.read_line(&mut line).unwrap() > 0,
-            "stdout closed"
-        );
-        let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"));
-        assert_eq!(v["jsonrpc"], "2.0", "{line}");
-        v
-    }
-
-    fn read_call(&mut self, id: u64, args: Value) {
-        let request = json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":"read","arguments":args}});
-        self.send(&request.to_string());
-    }
-
-    /// Closes stdin; the server must then exit 0.
-    fn finish(mut self) {
-        drop(self.stdin.take());
-        let status = self.child.wait().unwrap();
-        assert_eq!(status.code(), Some(0));
-        let mut rest = String::new();
-        std::io::Read::read_to_string(&mut self.stdout, &mut rest).unwrap();
-        assert!(
-            rest.trim().is_empty(),
-            "stdout after the last answer: {rest:?}"
-        );
-    }
-}
-
 #[test]
 fn malformed_lines_and_unknown_methods_do_not_stop_the_server() {
     let ws = workspace();
-    let mut raw = Raw::start(
-        std::path::Path::new(env!("CARGO_BIN_EXE_agentread")),
-        &ws,
-        &[],
-    );
+    let mut raw = Server::start(ws.path(), &[], json!({}));
     raw.send("this is not JSON");
     raw.send("{\"jsonrpc\":\"2.0\",\"id\":");
     raw.send("");
@@ -816,11 +734,7 @@ fn stdout_carries_only_protocol_messages_whatever_the_files_hold() {
         "evil.txt",
         "\n}{\"jsonrpc\":\"2.0\"}\n\u{1b}]0;x\u{7}\r\n\0",
     );
-    let mut raw = Raw::start(
-        std::path::Path::new(env!("CARGO_BIN_EXE_agentread")),
-        &ws,
-        &[],
-    );
+    let mut raw = Server::start(ws.path(), &[], json!({}));
     for (id, path) in ["evil.txt", "bin.dat", "nope", "docs", "latin1.txt"]
         .iter()
         .enumerate()
@@ -862,8 +776,7 @@ fn peak_rss_kib(pid: u32) -> u64 {
 fn a_small_read_is_not_queued_behind_large_ones_and_memory_stays_bounded() {
     let ws = workspace();
     let last = one_gib(&ws);
-    let bin = common::fault_binary();
-    let mut raw = Raw::start(bin, &ws, &[]);
+    let mut raw = Server::start(ws.path(), &[], json!({}));
     for id in 100..108 {
         raw.read_call(id, json!({"path": "big.log", "start_line": last - 1}));
     }
@@ -930,11 +843,10 @@ fn a_client_that_closes_our_output_ends_the_server_quietly() {
 fn a_client_that_declares_roots_but_never_lists_them_does_not_hang_a_call() {
     let ws = workspace();
     // The wait is the server's setting (10 s by default), short here.
-    let mut raw = Raw::start_with(
-        std::path::Path::new(env!("CARGO_BIN_EXE_agentread")),
-        &ws,
+    let mut raw = Server::start(
+        ws.path(),
         &["--roots-timeout", "0.3"],
-        r#"{"roots":{"listChanged":true}}"#,
+        serde_json::from_str(r#"{"roots":{"listChanged":true}}"#).unwrap(),
     );
     raw.read_call(7, json!({"path": "src/lib.rs"}));
     // The server asks for the roots first; this client never answers. The call is

@@ -3,17 +3,19 @@
 //! Where a test guards against a hang or a slow path it asserts on the result and
 //! keeps a generous wall-clock limit only as a guard against hanging the suite.
 //!
-//! Self-contained (its few helpers are at the end), so that it builds whichever way the
-//! other test files are laid out.
+//! Its few helpers are at the end; the MCP server driven by hand is `common::Server`,
+//! shared with the MCP tests.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+
+use crate::common::Server;
 
 /// Wall-clock guard for the tests of slow paths: far above what they take.
 const HANG_GUARD: Duration = Duration::from_secs(5);
@@ -71,99 +73,6 @@ fn run_str_within(ws: &Workspace, args: &[&str], limit: Duration) -> std::proces
 
 // ---------------------------------------------------------------------------------------
 // The MCP server, driven with JSON-RPC lines written by hand
-
-/// The server as a child, its answers read on another thread (so a test can wait with a
-/// deadline), for JSON-RPC written by hand.
-struct Server {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: mpsc::Receiver<String>,
-}
-
-impl Server {
-    /// Starts `agentread --mcp` in `dir` and initialises it, declaring `capabilities`.
-    fn start(dir: &Path, args: &[&str], capabilities: Value) -> Server {
-        let mut server = Server::spawn(dir, args);
-        server.send(
-            &json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
-                "protocolVersion":"2025-06-18","capabilities":capabilities,
-                "clientInfo":{"name":"regression","version":"1"}}})
-            .to_string(),
-        );
-        let init = server.receive();
-        assert_eq!(init["result"]["serverInfo"]["name"], "agentread", "{init}");
-        server.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
-        server
-    }
-
-    fn spawn(dir: &Path, args: &[&str]) -> Server {
-        let mut child = Command::new(bin())
-            .arg("--mcp")
-            .args(args)
-            .current_dir(dir)
-            .env_remove("AGENTREAD_ROOT")
-            .env_remove("AGENTREAD_DENY")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in stdout.lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Server {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().unwrap();
-        stdin.write_all(line.as_bytes()).unwrap();
-        stdin.write_all(b"\n").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn receive_within(&mut self, limit: Duration) -> Value {
-        let line = self
-            .lines
-            .recv_timeout(limit)
-            .unwrap_or_else(|e| panic!("no answer within {limit:?}: {e}"));
-        let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"));
-        assert_eq!(v["jsonrpc"], "2.0", "{line}");
-        v
-    }
-
-    fn receive(&mut self) -> Value {
-        self.receive_within(HANG_GUARD)
-    }
-
-    fn read_call(&mut self, id: u64, arguments: Value) {
-        self.send(
-            &json!({"jsonrpc":"2.0","id":id,"method":"tools/call",
-                "params":{"name":"read","arguments":arguments}})
-            .to_string(),
-        );
-    }
-
-    /// Closes stdin; the server must exit 0 with nothing more on stdout.
-    fn finish(mut self) {
-        drop(self.stdin.take());
-        let status = self.child.wait().unwrap();
-        assert_eq!(status.code(), Some(0));
-        let rest: Vec<String> = self.lines.iter().collect();
-        assert!(rest.is_empty(), "stdout after the last answer: {rest:?}");
-    }
-}
 
 // ---------------------------------------------------------------------------------------
 // 1, 2: files that stat calls regular and empty, or whose read would block
@@ -798,9 +707,9 @@ fn mcp_answers_escape_bidi_and_c1_controls() {
             "clientInfo":{"name":"regression","version":"1"}}})
         .to_string(),
     );
-    let _ = server.lines.recv_timeout(HANG_GUARD).unwrap();
+    let _ = server.receive_line_within(HANG_GUARD);
     server.read_call(1, json!({"path": TROJAN}));
-    let line = server.lines.recv_timeout(HANG_GUARD).unwrap();
+    let line = server.receive_line_within(HANG_GUARD);
     assert!(
         !line.contains('\u{202e}') && !line.contains('\u{9b}'),
         "{line}"

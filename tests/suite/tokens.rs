@@ -413,35 +413,15 @@ fn fit_shows_the_richest_view_that_fits() {
 /// One `tools/call` of `read` with `arguments`, to `agentread --mcp` with `settings`:
 /// its `structuredContent`.
 fn mcp_call(ws: &Workspace, settings: &[&str], arguments: Value) -> Value {
-    use std::io::{BufRead, BufReader, Write};
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_agentread"))
-        .arg("--mcp")
-        .args(settings)
-        .current_dir(ws.path())
-        .env_remove("AGENTREAD_ROOT")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let messages = [
-        json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}),
-        json!({"jsonrpc":"2.0","method":"notifications/initialized"}),
-        json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read","arguments":arguments}}),
-    ];
-    for m in messages {
-        writeln!(stdin, "{m}").unwrap();
-    }
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut server = crate::common::Server::start(ws.path(), settings, json!({}));
+    server.read_call(2, arguments);
     let answer = loop {
-        let line = lines.next().unwrap().unwrap();
-        let v: Value = serde_json::from_str(&line).unwrap();
+        let v = server.receive();
         if v["id"] == 2 {
             break v;
         }
     };
-    drop(stdin);
-    child.wait().unwrap();
+    server.finish();
     answer["result"]["structuredContent"].clone()
 }
 
