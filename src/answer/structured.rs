@@ -80,6 +80,12 @@ pub fn read(
     };
     // The `#!` line, or a `.h` file's first 64 KiB (C or C++).
     let language = Language::detect(file_name, &text);
+    // The views of a known language's symbols: the language is checked, then the text
+    // parsed (or its outline taken from the cache) once.
+    let parsed = || {
+        let language = known(language, &path, request)?;
+        parse(language, &text, &path, request).map(|symbols| (language, symbols))
+    };
     match structure {
         Structure::Outline {
             from,
@@ -87,8 +93,7 @@ pub fn read(
             to,
             within,
         } => {
-            let language = known(language, &path, request)?;
-            let symbols = parse(language, &text, &path, request)?;
+            let (language, symbols) = parsed()?;
             let find = |query: &str| lookup(&symbols, language, query, &path);
             let page = Page::of(request, spec, from, from_char, to, within);
             outline(
@@ -102,8 +107,7 @@ pub fn read(
             )
         }
         Structure::Signatures(scope) => {
-            let language = known(language, &path, request)?;
-            let symbols = parse(language, &text, &path, request)?;
+            let (language, symbols) = parsed()?;
             let find = |query: &str| lookup(&symbols, language, query, &path);
             let source = Source::of_file(&text, language, &symbols, decoding.bom());
             let view = signatures_view(&source, &scope, &find, &path)?;
@@ -113,21 +117,20 @@ pub fn read(
             signatures_read(facts, &source, &view, &spec, within)
         }
         Structure::Fit(scope) => {
-            let Some(language) = language else {
+            if language.is_none() {
                 // No known language: the usual window (SPEC §18).
                 let spec = plain_spec(request, spec, &scope);
                 drop(text);
                 let input = TextInput::Stream(Cursor::new(bytes));
                 return read_text(request, facts, input, &spec, None, None, None);
-            };
-            let symbols = parse(language, &text, &path, request)?;
+            }
+            let (language, symbols) = parsed()?;
             let find = |query: &str| lookup(&symbols, language, query, &path);
             let source = Source::of_file(&text, language, &symbols, decoding.bom());
             fit(request, facts, &source, spec, &scope, &find)
         }
         Structure::Symbol { query, from } => {
-            let language = known(language, &path, request)?;
-            let symbols = parse(language, &text, &path, request)?;
+            let (language, symbols) = parsed()?;
             let symbol = &symbols[lookup(&symbols, language, &query, &path)?];
             let read = Found {
                 language: Some(language.name()),
