@@ -152,7 +152,7 @@ print(f"2. {PAIRS} random (file, start_line, max_tokens 10-20000) reads: {over} 
 
 # 3. Signatures on files over 200 lines, whole.
 big = [f for f, _ in ok if lines_of[f] > 200 and not f.endswith(".md")]
-shares, missing, checked = [], 0, 0
+shares, missing, checked, share_of = [], 0, 0, {}
 def paged(**args):
     """A whole view, page by page (at most 2,000 lines a page): its tokens and content."""
     tokens, content, start = 0, "", 1
@@ -173,6 +173,7 @@ for f in big:
     if whole is None or sig is None or outline["status"] == "error":
         continue
     shares.append(sig[0] / max(1, whole[0]))
+    share_of[f] = shares[-1]
     shown = set()
     for line in sig[1].split("\n"):
         if "|" in line:
@@ -187,7 +188,12 @@ for f in big:
     if want - shown:
         missing += 1
         print(f"   missing in {f}: lines {sorted(want - shown)[:5]}")
-top = sorted(zip(shares, big), reverse=True)[:5]
+by_ext = {}
+for f, r in share_of.items():
+    by_ext.setdefault(os.path.splitext(f)[1], []).append(r)
+print("   median by extension: " + ", ".join(
+    f"{e} {100*statistics.median(v):.1f} % ({len(v)})" for e, v in sorted(by_ext.items())))
+top = sorted(((r, f) for f, r in share_of.items()), reverse=True)[:5]
 print("   highest shares:", ", ".join(f"{os.path.basename(f)} {100*r:.0f} %" for r, f in top))
 print(f"3. --signatures on {len(shares)} files over 200 lines: median {100*statistics.median(shares):.1f} % of the "
       f"whole file's tokens (p90 {100*sorted(shares)[int(len(shares)*0.9)]:.1f} %); files missing a top-level "

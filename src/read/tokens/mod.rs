@@ -74,6 +74,11 @@ pub fn within(text: &[u8], max: u64) -> bool {
 /// How many of `text`'s first lines, ending at `ends`, fit `max` tokens together: the
 /// lines before the first whose end takes the prefix past `max`.
 pub fn lines_within(text: &[u8], ends: &[usize], max: u64) -> usize {
+    // Only the lines before the point where the whole text's pieces pass `max` are
+    // counted: a big window cut to a small budget costs the budget, not the window.
+    let reach = reach(text, max);
+    let ends = &ends[..ends.partition_point(|&end| end <= reach)];
+    let text = &text[..ends.last().map_or(0, |&end| end.min(text.len()))];
     let counts = prefix_counts(text, ends);
     let mut keep = counts.iter().take_while(|&&c| c <= max).count();
     // The counts are exact; the kept text is counted once more all the same, so that no
@@ -82,6 +87,28 @@ pub fn lines_within(text: &[u8], ends: &[usize], max: u64) -> usize {
         keep -= 1;
     }
     keep
+}
+
+/// The offset past which no prefix of `text` fits `max` tokens: a prefix holds every
+/// piece of the whole text before the two that reach its end (see [`prefix_counts`]), so
+/// once the pieces before piece `k` take more than `max`, no prefix that ends past piece
+/// `k`'s end fits. `text.len()` when the whole text fits, or when it is not UTF-8 (its
+/// offsets would not be the pieces').
+fn reach(text: &[u8], max: u64) -> usize {
+    let Ok(text) = std::str::from_utf8(text) else {
+        return text.len();
+    };
+    let vocab = vocabulary::o200k_base();
+    let mut scratch = Vec::new();
+    let mut before = 0u64;
+    for piece in pieces::split(text) {
+        let start = piece.as_ptr() as usize - text.as_ptr() as usize;
+        if before > max {
+            return start + piece.len();
+        }
+        before += merge::count(&vocab, piece.as_bytes(), &mut scratch) as u64;
+    }
+    text.len()
 }
 
 /// The byte offset after the first `chars` characters of `text` (its length when it
@@ -176,6 +203,28 @@ mod tests {
     fn counts_are_exact_and_lazy_for_nothing() {
         assert_eq!(count(b""), 0);
         assert_eq!(count(b"hello world"), 2);
+    }
+
+    /// Counting only up to where the budget is passed keeps the same lines as counting
+    /// every prefix of the window.
+    #[test]
+    fn lines_within_keeps_what_counting_every_prefix_keeps() {
+        let text =
+            "   1 | fn main() {\n   2 |     let s = \"a b\";\n\n\n   5 |   \n\t\tx\n    y  \n"
+                .repeat(12);
+        let ends: Vec<usize> = text.match_indices('\n').map(|(at, _)| at + 1).collect();
+        let whole = count(text.as_bytes());
+        for max in 0..=whole + 3 {
+            let naive = ends
+                .iter()
+                .take_while(|&&end| count(&text.as_bytes()[..end]) <= max)
+                .count();
+            assert_eq!(
+                lines_within(text.as_bytes(), &ends, max),
+                naive,
+                "max {max}"
+            );
+        }
     }
 
     #[test]
