@@ -580,3 +580,105 @@ fn a_map_reads_ignore_rules_from_inside_only() {
         .collect();
     assert_eq!(paths, ["a.py"], "{v}");
 }
+
+/// An outline of a file with bytes that are not UTF-8 is partial, as a window of the
+/// file is, with the same facts and hint (it said success).
+#[test]
+fn an_outline_of_a_file_with_invalid_utf8_is_partial_as_its_window() {
+    let ws = Workspace::new();
+    ws.file("x.rs", b"fn a() {}\n// caf\xe9\nfn b() {}\n");
+    let window = ws.json(&["x.rs"]);
+    assert_eq!(window["status"], "partial", "{window}");
+    // `--fit` of so small a file is its lines; partial as well.
+    assert_eq!(ws.json(&["x.rs", "--fit"])["status"], "partial");
+    let v = ws.json(&["x.rs", "--outline"]);
+    assert_eq!(v["status"], "partial", "{v}");
+    assert_eq!(v["data"]["type"], "outline", "{v}");
+    assert_eq!(v["data"]["total_symbols"], 2, "{v}");
+    assert_eq!(v["data"]["fallback_encoding"], "replace", "{v}");
+    assert_eq!(
+        v["data"]["suggested_encoding"],
+        window["data"]["suggested_encoding"]
+    );
+    assert!(
+        v["text"]
+            .as_str()
+            .unwrap()
+            .contains("[Bytes that are not valid utf-8 are shown as U+FFFD."),
+        "{v}"
+    );
+    let out = ws.run(&["x.rs", "--outline"]);
+    let text = common::stdout(&out) + &common::stderr(&out);
+    assert!(text.contains("shown as U+FFFD"), "{text}");
+    // Valid UTF-8: success, and no such field.
+    ws.file("y.rs", "fn a() {}\n");
+    let v = ws.json(&["y.rs", "--outline"]);
+    assert_eq!(v["status"], "success", "{v}");
+    assert!(v["data"].get("fallback_encoding").is_none(), "{v}");
+}
+
+/// A map lists a file it did not parse with the reason, on the line under its path,
+/// and is partial then, in every format; a map of parsed files only is a success.
+#[test]
+fn a_map_says_which_files_it_did_not_parse_and_why() {
+    let ws = Workspace::new();
+    ws.file("d/a.rs", "fn a() {}\n");
+    let big = format!("fn big() {{}}\n{}", "// filler line\n".repeat(600_000));
+    assert!(big.len() > 8 << 20);
+    ws.file("d/big.rs", big);
+    ws.file("d/bin.rs", b"fn x() {}\0\x01\x02\n");
+    ws.file("d/z.py", "def z():\n    pass\n");
+    let out = ws.run(&["d", "--outline", "--no-cache"]);
+    let text = common::stdout(&out) + &common::stderr(&out);
+    assert!(
+        text.contains("d/big.rs\n   4 |   (not parsed: larger than 8 MiB)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("d/bin.rs\n   6 |   (not parsed: it is not text)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "[2 files are listed without their symbols: the line under each path says why.]"
+        ),
+        "{text}"
+    );
+    let v = ws.json(&["d", "--outline", "--no-cache"]);
+    assert_eq!(v["status"], "partial", "{v}");
+    let files = v["data"]["files"].as_array().unwrap();
+    let reasons: Vec<(&str, &Value)> = files
+        .iter()
+        .map(|f| (f["path"].as_str().unwrap(), &f["not_parsed"]))
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            ("d/a.rs", &Value::Null),
+            ("d/big.rs", &json!("too_large")),
+            ("d/bin.rs", &json!("binary")),
+            ("d/z.py", &Value::Null),
+        ],
+        "{v}"
+    );
+    assert_eq!(v["stats"]["total_lines"], 8, "{v}");
+    // The page after the unparsed files keeps the whole map's status.
+    let v = ws.json(&["d", "--outline", "--no-cache", "-s", "7"]);
+    assert_eq!(v["status"], "partial", "{v}");
+    let out = ws.run(&["d", "--outline", "--no-cache", "-f", "xml"]);
+    let xml = common::stdout(&out);
+    assert!(
+        xml.contains(r#"path="d/big.rs" language="rust" not_parsed="too_large""#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<status>partial</status>"#) || xml.contains(r#"status="partial""#),
+        "{xml}"
+    );
+    // Without them, a success.
+    std::fs::remove_file(ws.path().join("d/big.rs")).unwrap();
+    std::fs::remove_file(ws.path().join("d/bin.rs")).unwrap();
+    let v = ws.json(&["d", "--outline", "--no-cache"]);
+    assert_eq!(v["status"], "success", "{v}");
+    assert!(v["data"]["files"][0].get("not_parsed").is_none(), "{v}");
+}
