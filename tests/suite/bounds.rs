@@ -581,6 +581,131 @@ fn a_map_reads_ignore_rules_from_inside_only() {
     assert_eq!(paths, ["a.py"], "{v}");
 }
 
+/// One construct of 8 MiB (a function of statements, an array literal, a method) is
+/// parsed a piece at a time, inside it: its outline, signatures and `#SYMBOL` stay
+/// within SPEC §15's 256 MiB (one Rust function took 490 MB, a Java method 511 MB, a
+/// TypeScript array 393 MB, all before giving up) and within the parse's time bound.
+#[test]
+fn one_construct_of_8_mib_is_parsed_within_its_bound() {
+    let ws = Workspace::new();
+    let fill = |head: &str, each: &dyn Fn(usize) -> String, tail: &str| {
+        let mut text = String::from(head);
+        let mut i = 0;
+        while text.len() + tail.len() + 64 < (8 << 20) - 1024 {
+            text.push_str(&each(i));
+            i += 1;
+        }
+        text.push_str(tail);
+        text
+    };
+    ws.file(
+        "one.rs",
+        fill(
+            "fn main() {\n",
+            &|i| format!("    let x{i} = foo(a, b + {i});\n"),
+            "}\n",
+        ),
+    );
+    ws.file(
+        "data.ts",
+        fill(
+            "export const data = [\n",
+            &|i| format!("  {{ id: {i}, name: \"n{i}\" }},\n"),
+            "];\nfunction after() {}\n",
+        ),
+    );
+    ws.file(
+        "A.java",
+        fill(
+            "class A {\n  void m() {\n",
+            &|i| format!("    int x{i} = foo(a, b + {i});\n"),
+            "  }\n}\n",
+        ),
+    );
+    let mut server = Server::start(&ws);
+    let calls = [
+        json!({"path": "one.rs", "outline": true}),
+        json!({"path": "one.rs", "signatures": true}),
+        json!({"path": "one.rs#main", "limit": 3}),
+        json!({"path": "data.ts", "outline": true}),
+        json!({"path": "A.java", "outline": true}),
+    ];
+    for (id, arguments) in calls.into_iter().enumerate() {
+        let started = Instant::now();
+        server.call(id as u64, arguments.clone());
+        let v = server.receive();
+        let result = &v["result"]["structuredContent"];
+        // A slow machine may give up at the parse's deadline; else the answer is whole.
+        match result["status"].as_str() {
+            Some("error") => assert_eq!(result["error"]["code"], "SIZE_LIMIT_EXCEEDED", "{v}"),
+            _ => {
+                let data = &result["data"];
+                if let Some(symbols) = data["symbols"].as_array() {
+                    let last = symbols.last().unwrap_or_else(|| panic!("{v}"));
+                    assert!(last["end_line"].as_u64().unwrap() > 200_000, "{v}");
+                }
+                if let Some(symbol) = data["symbol"].as_object() {
+                    assert_eq!(symbol["name"], "main", "{v}");
+                    assert!(symbol["end_line"].as_u64().unwrap() > 200_000, "{v}");
+                }
+            }
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{arguments}: {:?}",
+            started.elapsed()
+        );
+        let peak = server.peak_mib();
+        assert!(peak < 256, "{arguments}: peak RSS {peak} MiB");
+    }
+}
+
+/// Python nested past what tree-sitter's Python scanner keeps (about 510 levels) keeps
+/// its outer definitions: 600 nested blocks inside a method lost the class, the method
+/// and the function after them.
+#[test]
+fn python_nested_600_levels_keeps_its_outer_definitions() {
+    let ws = Workspace::new();
+    let mut source = String::from("class C:\n    def f(self):\n");
+    for level in 0..600 {
+        source.push_str(&" ".repeat(8 + level));
+        source.push_str("if True:\n");
+    }
+    source.push_str(&" ".repeat(608));
+    source.push_str("x = 1\n\n\ndef g():\n    pass\n");
+    ws.file("deep.py", &source);
+    let started = Instant::now();
+    let v = ws.json(&["deep.py", "--outline"]);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let symbols: Vec<(String, u64, u64)> = v["data"]["symbols"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{v}"))
+        .iter()
+        .map(|s| {
+            (
+                s["qualified_name"].as_str().unwrap().to_string(),
+                s["start_line"].as_u64().unwrap(),
+                s["end_line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        symbols,
+        [
+            ("C".to_string(), 1, 603),
+            ("C.f".to_string(), 2, 603),
+            ("g".to_string(), 606, 607),
+        ],
+        "{v}"
+    );
+    assert_eq!(v["status"], "success");
+    let v = ws.json(&["deep.py#g"]);
+    assert_eq!(
+        v["data"]["content"], " 606 | def g():\n 607 |     pass\n",
+        "{v}"
+    );
+}
+
 /// An outline of a file with bytes that are not UTF-8 is partial, as a window of the
 /// file is, with the same facts and hint (it said success).
 #[test]
