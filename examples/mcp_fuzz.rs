@@ -1,18 +1,21 @@
 //! Throws random and mutated JSON-RPC lines at one `agentread --mcp` session and checks
 //! the protocol holds: every request (a message with an id and a method) gets exactly one
 //! answer of a valid JSON-RPC shape, a line that is no request object gets one error with
-//! id null, nothing else is ever written to stdout, the server does not panic, and it
-//! still answers a ping at the end. Only stable Rust is needed (no cargo-fuzz):
+//! id null, nothing else is ever written to stdout, the server does not panic, its peak
+//! resident memory stays under 1 GiB, and it still answers a ping at the end. Only
+//! stable Rust is needed (no cargo-fuzz):
 //!
 //! `cargo run --release --example mcp_fuzz -- target/release/agentread [SECONDS] [SEED]`
 //!
-//! The messages are built from valid `tools/call`, `tools/list`, `ping` and other
-//! requests, notifications (cancellations among them) and responses, then mutated at the
-//! JSON level (a value replaced by a random one: huge strings and numbers, deep nesting,
-//! wrong types, hostile paths) or at the byte level (bytes flipped, cut, repeated). The
-//! harness works out what each line must get by the rules of JSON-RPC (SPEC §12), and
-//! sends them as fast as the server takes them (its answers are read on another thread),
-//! so that its backpressure and concurrent calls are exercised too.
+//! The messages are built from valid `tools/call` (heavy ones too: PDFs, a notebook, a
+//! large image, outlines of deep and large sources, directory maps, `paths`),
+//! `tools/list`, `ping` and other requests, notifications (cancellations among them) and
+//! responses, then mutated at the JSON level (a value replaced by a random one: huge
+//! strings and numbers, deep nesting, wrong types, hostile paths) or at the byte level
+//! (bytes flipped, cut, repeated). The harness works out what each line must get by the
+//! rules of JSON-RPC (SPEC §12), and sends them as fast as the server takes them (its
+//! answers are read on another thread), so that its backpressure and concurrent calls
+//! are exercised too.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -49,7 +52,13 @@ fn expect(line: &[u8]) -> Expect {
         return Expect::Nothing;
     }
     let Ok(value) = serde_json::from_slice::<Value>(body) else {
-        return Expect::NullError;
+        // Well-formed JSON that serde cannot hold (a lone surrogate, `1e400`) is answered
+        // with the id it names, when it names one the server can take (as it does).
+        let well_formed = serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok();
+        return match well_formed.then(|| salvage_id(body)).flatten() {
+            Some(id) => Expect::Answer(id),
+            None => Expect::NullError,
+        };
     };
     let Value::Object(object) = value else {
         return Expect::NullError;
@@ -75,6 +84,59 @@ fn expect(line: &[u8]) -> Expect {
         }
         (None, _) => echo.map_or(Expect::NullError, Expect::Answer),
     }
+}
+
+/// The server's reading of such a line's id (`salvage_id` in src/mcp/transport.rs).
+fn salvage_id(line: &[u8]) -> Option<Value> {
+    let mut at = line.iter().position(|b| !b.is_ascii_whitespace())?;
+    if line[at] != b'{' {
+        return None;
+    }
+    at += 1;
+    let mut depth = 1usize;
+    // Whether the next string at depth 1 is a key (after `{` or `,`).
+    let mut key_next = true;
+    while at < line.len() {
+        match line[at] {
+            b'"' => {
+                let start = at + 1;
+                let mut end = start;
+                while end < line.len() && line[end] != b'"' {
+                    end += if line[end] == b'\\' { 2 } else { 1 };
+                }
+                let string = line.get(start..end)?;
+                at = end + 1;
+                if depth == 1 && key_next && string == b"id" {
+                    let rest = &line[at..];
+                    let colon = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+                    if rest[colon] != b':' {
+                        return None;
+                    }
+                    let value = &rest[colon + 1..];
+                    let from = value.iter().position(|b| !b.is_ascii_whitespace())?;
+                    let value = &value[from..];
+                    let len = match value.first()? {
+                        b'"' => value[1..].iter().position(|&b| b == b'"' || b == b'\\')? + 2,
+                        _ => value
+                            .iter()
+                            .position(|b| !(b.is_ascii_digit() || *b == b'-'))
+                            .unwrap_or(value.len()),
+                    };
+                    return serde_json::from_slice::<Value>(&value[..len])
+                        .ok()
+                        .filter(|id| id.is_string() || id.is_i64() || id.is_u64());
+                }
+                key_next = false;
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.checked_sub(1)?,
+            b',' if depth == 1 => key_next = true,
+            _ => {}
+        }
+        at += 1;
+    }
+    None
 }
 
 /// How many answers an id must get.
@@ -142,10 +204,90 @@ fn workspace() -> PathBuf {
         b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\xff\xff?\0\x05\xfe\x02\xfe\xa7\x35\x81\x84\0\0\0\0IEND\xaeB`\x82",
     )
     .unwrap();
+    // Heavy kinds: documents, a large image, and source files whose outline is work.
+    std::fs::write(
+        dir.join("doc.pdf"),
+        pdf(&b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET\n".repeat(200), 3),
+    )
+    .unwrap();
+    std::fs::write(dir.join("numbers.pdf"), pdf(&b"0 ".repeat(1_000_000), 1)).unwrap();
+    std::fs::write(
+        dir.join("damaged.pdf"),
+        b"%PDF-1.5\n1 0 obj << /Type /Catalog",
+    )
+    .unwrap();
+    let cell = r#"{"cell_type":"code","metadata":{},"source":"def f():\n    return 1","outputs":[],"execution_count":1}"#;
+    std::fs::write(
+        dir.join("nb.ipynb"),
+        format!(
+            r#"{{"cells":[{}],"metadata":{{}},"nbformat":4,"nbformat_minor":5}}"#,
+            vec![cell; 50].join(",")
+        ),
+    )
+    .unwrap();
+    image::RgbImage::from_fn(2000, 1500, |x, y| {
+        image::Rgb([x as u8, y as u8, (x ^ y) as u8])
+    })
+    .save(dir.join("wide.png"))
+    .unwrap();
+    let mut deep = String::from("class C:\n    def f(self):\n");
+    for level in 0..600 {
+        deep.push_str(&" ".repeat(8 + level));
+        deep.push_str("if True:\n");
+    }
+    deep.push_str(&" ".repeat(608));
+    deep.push_str("pass\n");
+    std::fs::write(dir.join("src/deep.py"), deep).unwrap();
+    let body: String = (0..60_000)
+        .map(|i| format!("    let x{i} = f(a, b + {i});\n"))
+        .collect();
+    std::fs::write(
+        dir.join("src/one_fn.rs"),
+        format!("fn main() {{\n{body}}}\n"),
+    )
+    .unwrap();
     let _ = std::os::unix::fs::symlink("big.txt", dir.join("link"));
     let _ = std::os::unix::fs::symlink("/etc/passwd", dir.join("out"));
     let _ = std::os::unix::fs::symlink("loop", dir.join("loop"));
     dir
+}
+
+/// A PDF of `pages` pages that all draw `content` (uncompressed).
+fn pdf(content: &[u8], pages: usize) -> Vec<u8> {
+    let kids = vec!["3 0 R"; pages].join(" ");
+    let mut stream = format!("<< /Length {} >>\nstream\n", content.len()).into_bytes();
+    stream.extend_from_slice(content);
+    stream.extend_from_slice(b"\nendstream");
+    let objects: Vec<Vec<u8>> = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        format!("<< /Type /Pages /Kids [{kids}] /Count {pages} >>").into_bytes(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Resources << /Font << /F1 4 0 R >> >> >>".to_vec(),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_vec(),
+        stream,
+    ];
+    let mut out = b"%PDF-1.5\n".to_vec();
+    let mut offsets = Vec::new();
+    for (n, body) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n", n + 1).as_bytes());
+        out.extend_from_slice(body);
+        out.extend_from_slice(b"\nendobj\n");
+    }
+    let xref = out.len();
+    out.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
+    for offset in offsets {
+        out.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .as_bytes(),
+    );
+    out
 }
 
 const PATHS: &[&str] = &[
@@ -173,6 +315,15 @@ const PATHS: &[&str] = &[
     "big.txt/",
     "bad\\xFF.txt",
     "-",
+    "doc.pdf",
+    "numbers.pdf",
+    "damaged.pdf",
+    "nb.ipynb",
+    "wide.png",
+    "src/deep.py",
+    "src/one_fn.rs",
+    "doc.pdf#page-2",
+    "src/deep.py#C.f",
 ];
 
 fn random_value(rng: &mut Rng, depth: usize) -> Value {
@@ -227,8 +378,30 @@ fn read_arguments(rng: &mut Rng) -> Value {
     if rng.chance(10) {
         args.insert("hash".into(), json!(true));
     }
+    // Heavy reads: outlines (of files and directories: maps), symbols, leaner views.
+    if rng.chance(12) {
+        args.insert("outline".into(), json!(true));
+    }
     if rng.chance(5) {
-        args.insert("paths".into(), json!([rng.pick(PATHS), rng.pick(PATHS)]));
+        let symbol = *rng.pick(&["a", "f", "C.f", "main", "cell-2", "page-1", "nope"]);
+        args.insert("symbol".into(), json!(symbol));
+    }
+    if rng.chance(4) {
+        args.insert("signatures".into(), json!(true));
+    }
+    if rng.chance(4) {
+        args.insert("fit".into(), json!(true));
+    }
+    if rng.chance(3) {
+        args.insert("raw".into(), json!(true));
+    }
+    if rng.chance(3) {
+        args.insert("enclosing".into(), json!(true));
+    }
+    if rng.chance(5) {
+        let many: Vec<&str> = (0..=rng.below(6)).map(|_| *rng.pick(PATHS)).collect();
+        args.remove("path");
+        args.insert("paths".into(), json!(many));
     }
     Value::Object(args)
 }
@@ -570,6 +743,12 @@ fn main() {
         .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
         .collect::<Vec<_>>()
         .join(", ");
+    // The server's high-water mark of resident memory, in KiB.
+    let peak_kib: u64 = rss
+        .split(", ")
+        .find_map(|field| field.strip_prefix("VmHWM: "))
+        .and_then(|kib| kib.trim_end_matches(" kB").parse().ok())
+        .unwrap_or(0);
     drop(input);
     let status = server.wait().unwrap();
     reader.join().unwrap();
@@ -605,6 +784,11 @@ fn main() {
     }
     if status.code() != Some(0) {
         failures.push(format!("the server exited with {status}"));
+    }
+    if peak_kib > 1 << 20 {
+        failures.push(format!(
+            "the server's peak RSS was {peak_kib} KiB, over 1 GiB"
+        ));
     }
     if stderr_text.contains("panicked") {
         failures.push(format!("a panic: {stderr_text}"));

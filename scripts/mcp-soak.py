@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A soak of one `agentread --mcp` session: 100,000 mixed calls (reads of several sizes
-and windows, errors, listings, images, heavy reads: hostile PDFs and images, outlines,
-maps and `paths`, calls cancelled with notifications/cancelled),
+and windows, errors, listings, images, heavy reads: hostile PDFs and images, outlines
+(one function of 2 MiB, Python nested 600 levels), signatures, maps and `paths`, calls
+cancelled with notifications/cancelled),
 pipelined as a busy host sends them, with the server's resident memory sampled all
 along. Checks that every call is answered exactly once (a cancelled one at most once),
 that the session still answers a ping, and that it ends with exit 0.
@@ -126,6 +127,16 @@ def workspace(root):
             f.write(data)
     with open(os.path.join(root, "doc.md"), "w") as f:
         f.write("".join(f"# H{n}\n[a]\n[\ntext\n" for n in range(20_000)))
+    # Sources whose outline is work: one function of 2 MiB (parsed a piece at a time,
+    # inside it), Python nested 600 levels, and a file a map lists as not parsed.
+    os.makedirs(os.path.join(root, "gen"), exist_ok=True)
+    with open(os.path.join(root, "gen/one_fn.rs"), "w") as f:
+        f.write("fn main() {\n" + "".join(f"    let x{n} = f(a, b + {n});\n" for n in range(70_000)) + "}\n")
+    with open(os.path.join(root, "gen/deep.py"), "w") as f:
+        f.write("class C:\n    def f(self):\n")
+        f.write("".join(" " * (8 + n) + "if True:\n" for n in range(600)) + " " * 608 + "pass\n")
+    with open(os.path.join(root, "gen/blob.rs"), "wb") as f:
+        f.write(b"fn x() {}\0\1\2\n")
 
 
 def call(rng):
@@ -181,6 +192,11 @@ def call(rng):
                 {"path": "src", "outline": True},
                 {"path": f"src/mod{rng.randrange(50)}.rs#f{rng.randrange(50)}_{rng.randrange(300)}"},
                 {"paths": [f"src/mod{rng.randrange(50)}.rs" for _ in range(5)] + ["text.pdf"]},
+                {"path": "gen/one_fn.rs", "outline": True},
+                {"path": "gen/one_fn.rs", "signatures": True},
+                {"path": "gen/one_fn.rs#main", "limit": 20},
+                {"path": "gen/deep.py", "outline": True},
+                {"path": "gen", "outline": True},
             ]
         )
         return args, "heavy"

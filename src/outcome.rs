@@ -30,6 +30,9 @@ pub struct MapRead {
     pub window: Window,
     /// The files with a line on the page.
     pub files: Vec<MapFile>,
+    /// How many files of the whole map are listed without their symbols: the map is
+    /// then partial.
+    pub not_parsed: u64,
 }
 
 /// A symbol as answers describe it (`data.symbol`, `data.symbols`).
@@ -66,6 +69,18 @@ pub struct OutlineRead {
     pub start_line: u64,
     /// What `--fit` chose (`data.view`): `outline`.
     pub view: Option<&'static str>,
+    /// Some bytes of the file are not valid in its encoding: its outline was made
+    /// from their replacement, as a window would show them.
+    pub replaced: Option<Replacement>,
+}
+
+/// Bytes not valid in a file's encoding, replaced by U+FFFD.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replacement {
+    /// The encoding's name, as `stats.encoding` gives it.
+    pub encoding: String,
+    /// The legacy encoding `--encoding auto` would choose, when UTF-8 fell back.
+    pub suggested_encoding: Option<String>,
 }
 
 /// What is known of a text read besides its window.
@@ -197,13 +212,16 @@ impl Answer {
             Err(_) => Status::Error,
             Ok(Success::Text(read)) => window_status(&read.window),
             Ok(Success::Directory(listing)) => window_status(&listing.window),
+            Ok(Success::Map(map)) if map.not_parsed > 0 => Status::Partial,
             Ok(Success::Map(map)) => window_status(&map.window),
             Ok(Success::Unchanged(_)) => Status::Unchanged,
             Ok(Success::Image(..)) => Status::Success,
-            Ok(Success::Outline(outline)) => match outline.truncated_by {
-                Some(_) => Status::Partial,
-                None => Status::Success,
-            },
+            Ok(Success::Outline(outline)) => {
+                match outline.truncated_by.is_some() || outline.replaced.is_some() {
+                    true => Status::Partial,
+                    false => Status::Success,
+                }
+            }
         }
     }
 
@@ -251,6 +269,9 @@ pub struct Document {
 pub struct MapFile {
     pub path: String,
     pub language: &'static str,
+    /// Why the file is listed without its symbols (`too_large`, `timeout`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_parsed: Option<&'static str>,
     pub symbols: Vec<SymbolInfo>,
 }
 

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::args::request::Request;
 use crate::outcome::{MapFile, SymbolInfo};
-use crate::structure::{Language, Symbol};
+use crate::structure::{Language, OutlineError, Symbol};
 use crate::workspace::sandbox::Opened;
 
 /// Files parsed together, one batch after another.
@@ -36,6 +36,8 @@ pub struct MapReader<'r> {
     keep: RangeInclusive<u64>,
     /// Files with a line in `keep`, and the map line of each file's path line.
     pub files: Vec<(u64, MapFile)>,
+    /// How many files of the whole map are listed without their symbols.
+    pub not_parsed: u64,
     done: bool,
 }
 
@@ -71,6 +73,7 @@ impl<'r> MapReader<'r> {
             line: 1,
             keep,
             files: Vec::new(),
+            not_parsed: 0,
             done: false,
         }
     }
@@ -119,11 +122,19 @@ impl<'r> MapReader<'r> {
             let Some((language, symbols)) = found else {
                 continue;
             };
+            let (symbols, not_parsed) = match symbols {
+                Ok(symbols) => (symbols, None),
+                Err(why) => (Vec::new(), Some(why)),
+            };
             let first = self.line;
             let shown: Vec<&Shown> = symbols.iter().filter(|s| s.depth <= 1).collect();
-            let last = first + shown.len() as u64;
+            let last = first + shown.len() as u64 + u64::from(not_parsed.is_some());
             let wanted = first <= *self.keep.end() && *self.keep.start() <= last;
             self.push_line(path.as_bytes());
+            if let Some(why) = not_parsed {
+                self.not_parsed += 1;
+                self.push_line(format!("  (not parsed: {})", why.words()).as_bytes());
+            }
             let width = shown
                 .iter()
                 .map(|s| digits(s.start_line) + 1 + digits(s.end_line))
@@ -150,6 +161,7 @@ impl<'r> MapReader<'r> {
                 let file = MapFile {
                     path,
                     language: language.name(),
+                    not_parsed: not_parsed.map(NotParsed::name),
                     symbols,
                 };
                 self.files.push((first, file));
@@ -176,6 +188,59 @@ impl Read for MapReader<'_> {
             *slot = byte;
         }
         Ok(n)
+    }
+}
+
+/// Why a file of the map is listed without its symbols.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NotParsed {
+    /// Larger than the most that is parsed.
+    TooLarge,
+    /// Reading it failed.
+    Unreadable,
+    /// Its bytes are not text.
+    Binary,
+    /// The parse's time budget ran out.
+    Timeout,
+    /// It defines more symbols than an outline holds.
+    TooManySymbols,
+    /// The parser refused it.
+    Unparsable,
+}
+
+impl NotParsed {
+    /// `data.files[].not_parsed`.
+    fn name(self) -> &'static str {
+        match self {
+            NotParsed::TooLarge => "too_large",
+            NotParsed::Unreadable => "unreadable",
+            NotParsed::Binary => "binary",
+            NotParsed::Timeout => "timeout",
+            NotParsed::TooManySymbols => "too_many_symbols",
+            NotParsed::Unparsable => "unparsable",
+        }
+    }
+
+    /// The map's line under the file's path.
+    fn words(self) -> &'static str {
+        match self {
+            NotParsed::TooLarge => "larger than 8 MiB",
+            NotParsed::Unreadable => "it could not be read",
+            NotParsed::Binary => "it is not text",
+            NotParsed::Timeout => "parsing took more than 2 s",
+            NotParsed::TooManySymbols => "it defines too many symbols to list",
+            NotParsed::Unparsable => "the parser refused it",
+        }
+    }
+}
+
+impl From<OutlineError> for NotParsed {
+    fn from(error: OutlineError) -> NotParsed {
+        match error {
+            OutlineError::Timeout => NotParsed::Timeout,
+            OutlineError::TooLarge => NotParsed::TooManySymbols,
+            OutlineError::Unparsable => NotParsed::Unparsable,
+        }
     }
 }
 
@@ -230,12 +295,13 @@ fn parse_all(request: &Request, batch: &[(String, Language)]) -> Vec<Option<Outl
     out
 }
 
+/// A file's language, known once its bytes are (a `.h` file may be C++), and its
+/// symbols, or why it was not parsed.
+type Outlined = (Language, Result<Vec<Shown>, NotParsed>);
+
 /// One file's top-level symbols and their children, opened through the sandbox (so a
 /// link cannot lead out, and the deny policy applies to what it leads to). None: the
-/// file is not to be listed; no symbols: it is too large, binary or could not be parsed.
-/// A file's language, known once its bytes are (a `.h` file may be C++), and its symbols.
-type Outlined = (Language, Vec<Shown>);
-
+/// file is not to be listed.
 fn symbols_of(request: &Request, path: &str, language: Language) -> Option<Outlined> {
     let resolved = request.root.resolve(OsStr::new(path)).ok()?;
     let denied = resolved.passed.iter().any(|p| {
@@ -251,17 +317,19 @@ fn symbols_of(request: &Request, path: &str, language: Language) -> Option<Outli
     if denied {
         return None;
     }
-    let Ok(Some(bytes)) = crate::read::up_to(&file, MAX_PARSE_BYTES) else {
-        return Some((language, Vec::new()));
+    let bytes = match crate::read::up_to(&file, MAX_PARSE_BYTES) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Some((language, Err(NotParsed::TooLarge))),
+        Err(_) => return Some((language, Err(NotParsed::Unreadable))),
     };
     let name = path.rsplit('/').next().unwrap_or(path);
     let language = Language::detect(name, &bytes).unwrap_or(language);
     if crate::read::sniff::classify_whole(&bytes, name, request.encoding).is_err() {
-        return Some((language, Vec::new()));
+        return Some((language, Err(NotParsed::Binary)));
     }
-    let Ok(symbols) = crate::answer::outlines::outline(request, language, &bytes, PARSE_BUDGET)
-    else {
-        return Some((language, Vec::new()));
+    let symbols = match crate::answer::outlines::outline(request, language, &bytes, PARSE_BUDGET) {
+        Ok(symbols) => symbols,
+        Err(error) => return Some((language, Err(error.into()))),
     };
     let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
     let shown = symbols
@@ -288,7 +356,7 @@ fn symbols_of(request: &Request, path: &str, language: Language) -> Option<Outli
             }
         })
         .collect();
-    Some((language, shown))
+    Some((language, Ok(shown)))
 }
 
 /// The first line of a regular file, up to 256 bytes (for its `#!`). Opened without

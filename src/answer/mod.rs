@@ -214,7 +214,7 @@ fn read_map(
     // The files with a line on the page: their path line, or one of their symbols'.
     let mut files = Vec::new();
     for (first, mut file) in std::mem::take(&mut reader.files) {
-        let end = first + file.symbols.len() as u64;
+        let end = first + file.symbols.len() as u64 + u64::from(file.not_parsed.is_some());
         if first <= last && window.start_line <= end {
             // Only the symbols on the page: symbol i is the map's line first + 1 + i.
             let on_page = |i: usize| (window.start_line..=last).contains(&(first + 1 + i as u64));
@@ -232,6 +232,7 @@ fn read_map(
         mtime_ms,
         window,
         files,
+        not_parsed: reader.not_parsed,
     }))
 }
 

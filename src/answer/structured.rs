@@ -14,7 +14,10 @@ use crate::args::params::{DEFAULT_LIMIT, name};
 use crate::args::request::Request;
 use crate::error::{Error, ErrorCode};
 use crate::outcome::Document;
-use crate::outcome::{Elided, FileFacts, Leaner, OutlineRead, Success, SymbolInfo, TextRead, view};
+use crate::outcome::{
+    Elided, FileFacts, Leaner, OutlineRead, Replacement, Success, SymbolInfo, TextRead, view,
+};
+use crate::read::sniff::EncodingChoice;
 use crate::read::window::{Start, TruncatedBy, WindowSpec, entries_window, write_cut_marker};
 use crate::read::{self, TextInput, tokens};
 use crate::structure::{self, KNOWN_LANGUAGES, Language, Lookup, Symbol};
@@ -71,12 +74,37 @@ pub fn read(
     // Parsed as a window reads it: without its byte-order mark, and UTF-16 (or an
     // encoding asked for) as its text. Lines are the same, so line numbers hold; the
     // lines of a symbol are still read from the file as it is.
-    let text: Cow<[u8]> = match (decoding.bom_len, decoding.encoding) {
-        (0, encoding) if encoding == encoding_rs::UTF_8 => Cow::Borrowed(&bytes),
-        (bom, encoding) => {
-            let (text, _) = encoding.decode_without_bom_handling(&bytes[bom..]);
-            Cow::Owned(text.into_owned().into_bytes())
+    let (text, replaced): (Cow<[u8]>, bool) = match (decoding.bom_len, decoding.encoding) {
+        (0, encoding) if encoding == encoding_rs::UTF_8 => {
+            (Cow::Borrowed(&bytes), std::str::from_utf8(&bytes).is_err())
         }
+        (bom, encoding) => {
+            let (text, replaced) = encoding.decode_without_bom_handling(&bytes[bom..]);
+            (Cow::Owned(text.into_owned().into_bytes()), replaced)
+        }
+    };
+    // An outline of a file some of whose bytes are shown as U+FFFD is partial, as a
+    // window of those bytes is, with the same facts and hint.
+    let replacement = replaced.then(|| {
+        let head_len = request.encoding.head_len();
+        let head = &bytes[..bytes.len().min(head_len)];
+        Replacement {
+            encoding: decoding.name(),
+            suggested_encoding: match request.encoding {
+                EncodingChoice::Utf8 => {
+                    crate::read::sniff::legacy_guess(head, head.len() < head_len)
+                }
+                _ => None,
+            },
+        }
+    });
+    let mark = |answer: Result<Success, Error>| {
+        answer.map(|mut answer| {
+            if let Success::Outline(outline) = &mut answer {
+                outline.replaced = replacement.clone();
+            }
+            answer
+        })
     };
     // The `#!` line, or a `.h` file's first 64 KiB (C or C++).
     let language = Language::detect(file_name, &text);
@@ -96,7 +124,7 @@ pub fn read(
             let (language, symbols) = parsed()?;
             let find = |query: &str| lookup(&symbols, language, query, &path);
             let page = Page::of(request, spec, from, from_char, to, within);
-            outline(
+            mark(outline(
                 request,
                 facts,
                 &text,
@@ -104,7 +132,7 @@ pub fn read(
                 &symbols,
                 page,
                 &find,
-            )
+            ))
         }
         Structure::Signatures(scope) => {
             let (language, symbols) = parsed()?;
@@ -127,7 +155,7 @@ pub fn read(
             let (language, symbols) = parsed()?;
             let find = |query: &str| lookup(&symbols, language, query, &path);
             let source = Source::of_file(&text, language, &symbols, decoding.bom());
-            fit(request, facts, &source, spec, &scope, &find)
+            mark(fit(request, facts, &source, spec, &scope, &find))
         }
         Structure::Symbol { query, from } => {
             let (language, symbols) = parsed()?;
@@ -738,6 +766,7 @@ fn outline(
         truncated_by,
         start_line: from,
         view: None,
+        replaced: None,
     }))
 }
 

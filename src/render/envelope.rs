@@ -255,6 +255,11 @@ impl<'a> Envelope<'a> {
                         next_start_char: outline.next_start_char,
                     }),
                     view: outline.view,
+                    fallback_encoding: outline.replaced.as_ref().map(|_| Some("replace")),
+                    suggested_encoding: outline
+                        .replaced
+                        .as_ref()
+                        .and_then(|r| r.suggested_encoding.as_deref()),
                     ..Data::bare("outline", &facts.path)
                 };
                 let summary = format!(

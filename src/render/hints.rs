@@ -65,18 +65,8 @@ pub fn footer_of(
                 hints.splice(0..0, lines);
             }
             if read.window.replaced() {
-                let mut hint = format!(
-                    "[Bytes that are not valid {} are shown as U+FFFD.",
-                    read.encoding
-                );
-                if let Some(legacy) = &read.suggested_encoding {
-                    hint.push_str(&format!(
-                        " This looks like {legacy}: use {}.",
-                        wording.set(&[(name::ENCODING, &"auto")])
-                    ));
-                }
-                hint.push(']');
-                hints.push(hint);
+                let suggested = read.suggested_encoding.as_deref();
+                hints.push(replaced_hint(&read.encoding, suggested, wording));
             }
             if read.document.is_some_and(|d| d.no_text_layer) {
                 hints.push(
@@ -93,7 +83,19 @@ pub fn footer_of(
             hints
         }
         Success::Map(map) => {
-            window_hints(&map.window, max_bytes, wording, ("map", "lines"), "", true)
+            let mut hints =
+                window_hints(&map.window, max_bytes, wording, ("map", "lines"), "", true);
+            match map.not_parsed {
+                0 => {}
+                1 => hints.push(
+                    "[1 file is listed without its symbols: the line under its path says why.]"
+                        .to_string(),
+                ),
+                n => hints.push(format!(
+                    "[{n} files are listed without their symbols: the line under each path says why.]"
+                )),
+            }
+            hints
         }
         Success::Directory(listing) => window_hints(
             &listing.window,
@@ -110,8 +112,14 @@ pub fn footer_of(
         Success::Image(..) => Vec::new(),
         Success::Outline(outline) => {
             let shown = outline.symbols.len();
+            let replaced = outline
+                .replaced
+                .as_ref()
+                .map(|r| replaced_hint(&r.encoding, r.suggested_encoding.as_deref(), wording));
             if shown == 0 {
-                return vec!["(no symbols)".to_string()];
+                return std::iter::once("(no symbols)".to_string())
+                    .chain(replaced)
+                    .collect();
             }
             let fit = outline.view.map(|view| fit_hint(view, wording));
             let mut hints = Vec::new();
@@ -133,6 +141,7 @@ pub fn footer_of(
                 ));
             }
             hints.extend(fit);
+            hints.extend(replaced);
             hints
         }
     }
@@ -262,4 +271,17 @@ fn symbol_hints(
 /// A target as a shell word: in single quotes, a quote inside written `'\''`.
 fn quoted(target: &str) -> String {
     format!("'{}'", target.replace('\'', "'\\''"))
+}
+
+/// The hint of a read some of whose bytes are shown as U+FFFD.
+fn replaced_hint(encoding: &str, suggested: Option<&str>, wording: Wording) -> String {
+    let mut hint = format!("[Bytes that are not valid {encoding} are shown as U+FFFD.");
+    if let Some(legacy) = suggested {
+        hint.push_str(&format!(
+            " This looks like {legacy}: use {}.",
+            wording.set(&[(name::ENCODING, &"auto")])
+        ));
+    }
+    hint.push(']');
+    hint
 }

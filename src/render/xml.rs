@@ -142,11 +142,13 @@ fn data_elements(x: &mut String, data: &Data) {
         let MapFile {
             path,
             language,
+            not_parsed,
             symbols,
         } = file;
         x.push_str("<file");
         attribute(x, "path", path);
         attribute(x, "language", language);
+        optional(x, "not_parsed", *not_parsed);
         x.push_str(">\n");
         for symbol in symbols {
             x.push_str("<symbol");
@@ -391,6 +393,7 @@ mod tests {
         let files = [MapFile {
             path: "src/a \"b\".py".into(),
             language: "python",
+            not_parsed: Some("timeout"),
             symbols: symbols.to_vec(),
         }];
         let entries = ["x".to_string()];

@@ -6,7 +6,8 @@
 //! top-level definitions start, to bound memory), `parse` (a grammar run within a time
 //! budget), `rules` (per language, which nodes define what), `walk` (one iterative
 //! pass over a tree into symbols), `collect` (the bounded list they go to), `markdown`
-//! (sections), `outline` (the entry that ties them), `find` and `distance` (queries),
+//! (sections), `python_depth` (Python nested past what its scanner keeps), `outline`
+//! (the entry that ties them), `find` and `distance` (queries),
 //! `indent` (blocks by indentation).
 
 mod collect;
@@ -22,6 +23,7 @@ mod markdown_pieces;
 mod outline;
 mod parse;
 mod pieces;
+mod python_depth;
 mod rules;
 mod signatures;
 mod symbol;

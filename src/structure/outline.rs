@@ -1,13 +1,15 @@
 //! `outline`: a file's symbols, by the language's grammar or, for Markdown, its headings.
 
+use std::ops::Range;
 use std::time::Duration;
 
 use super::collect::Collected;
 use super::deadline::Deadline;
 use super::language::Language;
+use super::pieces::Usable;
 use super::rules::Rules;
 use super::symbol::{OutlineError, Symbol};
-use super::{macros, markdown, parse, pieces, walk};
+use super::{macros, markdown, parse, pieces, python_depth, walk};
 
 /// The symbols of `source`, written in `language`, in the order they start, each nested
 /// symbol right after its parent (pre-order). Parsing gives up after `budget`.
@@ -16,32 +18,55 @@ pub fn outline(
     source: &[u8],
     budget: Duration,
 ) -> Result<Vec<Symbol>, OutlineError> {
-    outline_in_pieces(language, source, budget, pieces::PIECE_BYTES)
+    outline_in_pieces(
+        language,
+        source,
+        budget,
+        pieces::PIECE_BYTES,
+        pieces::PIECE_BYTES,
+    )
 }
 
-/// [`outline`], with pieces of at least `piece_bytes` (tests make them tiny, to show
-/// that cutting changes nothing).
+/// [`outline`], with pieces of at least `piece_bytes`, cut inside a construct only when
+/// more than `inside_from` bytes remain (tests make both tiny, to show that cutting
+/// changes nothing).
 pub(super) fn outline_in_pieces(
     language: Language,
     source: &[u8],
     budget: Duration,
     piece_bytes: usize,
+    inside_from: usize,
 ) -> Result<Vec<Symbol>, OutlineError> {
     let deadline = Deadline::after(budget);
     let mut out = Collected::default();
-    // C and C++ macro uses the grammar cannot know are blanked (see `macros`).
+    // C and C++ macro uses the grammar cannot know are blanked (see `macros`); Python
+    // nested deeper than its scanner can follow is flattened (see `python_depth`).
     let blanked = match language {
         Language::C | Language::Cpp => macros::blanked(source),
+        Language::Python => python_depth::flattened(source),
         _ => None,
     };
     let source = blanked.as_deref().unwrap_or(source);
+    let pieces = Pieces {
+        bytes: piece_bytes.max(1),
+        inside_from,
+    };
     match parse::grammar(language) {
         None => markdown::sections(source, deadline, piece_bytes, &mut out)?,
-        Some(grammar) => code(language, &grammar, source, deadline, piece_bytes, &mut out)?,
+        Some(grammar) => code(language, &grammar, source, deadline, pieces, &mut out)?,
     }
     let mut symbols = out.symbols;
     settle(&mut symbols);
     Ok(symbols)
+}
+
+/// How a file is cut into pieces.
+#[derive(Clone, Copy)]
+struct Pieces {
+    /// A piece holds at least this many bytes.
+    bytes: usize,
+    /// A piece is cut inside a construct only when more than this many bytes remain.
+    inside_from: usize,
 }
 
 /// Collects the symbols of a source file, parsing it piece by piece (see `pieces`).
@@ -50,30 +75,58 @@ fn code(
     grammar: &tree_sitter::Language,
     source: &[u8],
     deadline: Deadline,
-    piece_bytes: usize,
+    cut: Pieces,
     out: &mut Collected,
 ) -> Result<(), OutlineError> {
     let rules = Rules::new(language, grammar);
+    let separator = language.separator();
     let mut parser = parse::parser(grammar)?;
     let mut start = 0;
-    let mut row = 0;
+    // The bytes that open the constructs still open at `start`, and their symbols.
+    let mut header: Vec<Range<usize>> = Vec::new();
+    let mut resume: Vec<walk::Open> = Vec::new();
     while start < source.len() {
-        let mut end = pieces::piece_end(source, start, piece_bytes.max(1), language);
-        let mut tree = parse::parse(&mut parser, &source[start..end], deadline)?;
-        let usable = match pieces::usable_end(&tree, &source[start..end], &rules) {
-            Some(usable) => usable,
+        let inside = source.len() - start > cut.inside_from;
+        let end = pieces::piece_end(source, start, cut.bytes, language, inside);
+        let mut seen = header.clone();
+        seen.push(start..end);
+        // Past the file's end, what closes the constructs left open (see `pieces`).
+        let closers = match inside && end < source.len() {
+            true => pieces::closers(source, &seen, language),
+            false => Vec::new(),
+        };
+        let tree = parse::parse(&mut parser, source, &seen, &closers, deadline)?;
+        let usable = pieces::usable(&tree, source, start, end, &seen, &rules, language, inside);
+        let (tree, to, next_header, open) = match usable {
+            Some(Usable::To(to)) => (tree, to, Vec::new(), Vec::new()),
+            Some(Usable::Inside { to, header, open }) => (tree, to, header, open),
             None => {
                 // The piece lies inside one construct: parse the rest whole.
-                end = source.len();
-                tree = parse::parse(&mut parser, &source[start..], deadline)?;
-                end - start
+                drop(tree);
+                seen.pop();
+                seen.push(start..source.len());
+                let tree = parse::parse(&mut parser, source, &seen, &[], deadline)?;
+                (tree, source.len(), Vec::new(), Vec::new())
             }
         };
-        let piece = &source[start..end];
-        let separator = language.separator();
-        walk::symbols(&tree, piece, usable, row, &rules, separator, deadline, out)?;
-        row += piece[..usable].iter().filter(|&&b| b == b'\n').count();
-        start += usable;
+        let reaching = walk::symbols(
+            &tree,
+            source,
+            (start, to),
+            &resume,
+            &open,
+            &rules,
+            separator,
+            deadline,
+            out,
+        )?;
+        drop(tree);
+        resume = match next_header.is_empty() {
+            true => Vec::new(),
+            false => reaching,
+        };
+        header = next_header;
+        start = to;
     }
     Ok(())
 }

@@ -1,8 +1,8 @@
-//! Running a tree-sitter grammar over a file within a time budget.
+//! Running a tree-sitter grammar over parts of a file within a time budget.
 
-use std::ops::ControlFlow;
+use std::ops::{ControlFlow, Range};
 
-use tree_sitter::{ParseOptions, Parser, Tree};
+use tree_sitter::{ParseOptions, Parser, Point, Tree};
 
 use super::deadline::Deadline;
 use super::language::Language;
@@ -34,12 +34,30 @@ pub(super) fn parser(grammar: &tree_sitter::Language) -> Result<Parser, OutlineE
     Ok(parser)
 }
 
-/// Parses `source`, giving up at `deadline`.
+/// Parses the bytes of `source` that `ranges` hold (sorted, apart; offsets and lines stay
+/// the file's), then `closers` as if they followed the file's end, giving up at
+/// `deadline`.
 pub(super) fn parse(
     parser: &mut Parser,
     source: &[u8],
+    ranges: &[Range<usize>],
+    closers: &[u8],
     deadline: Deadline,
 ) -> Result<Tree, OutlineError> {
+    let mut included = included(source, ranges);
+    if !closers.is_empty() {
+        let after = included.last().map_or(Point::new(0, 0), |r| r.end_point);
+        let rows = memchr::memchr_iter(b'\n', closers).count();
+        included.push(tree_sitter::Range {
+            start_byte: source.len(),
+            start_point: after,
+            end_byte: source.len() + closers.len(),
+            end_point: Point::new(after.row + rows, 0),
+        });
+    }
+    parser
+        .set_included_ranges(&included)
+        .map_err(|_| OutlineError::Unparsable)?;
     let mut timed_out = false;
     let mut calls = 0u32;
     // tree-sitter calls this every hundred steps; breaking makes it return None. The
@@ -58,7 +76,10 @@ pub(super) fn parse(
     // The callback form hands tree-sitter the whole rest of the file at each offset,
     // as `Parser::parse` does for a slice.
     let tree = parser.parse_with_options(
-        &mut |offset, _| &source[offset.min(len)..],
+        &mut |offset, _| match offset < len {
+            true => &source[offset..],
+            false => &closers[(offset - len).min(closers.len())..],
+        },
         None,
         Some(options),
     );
@@ -67,4 +88,30 @@ pub(super) fn parse(
         None if timed_out => Err(OutlineError::Timeout),
         None => Err(OutlineError::Unparsable),
     }
+}
+
+/// tree-sitter's ranges for byte ranges of `source`, with their points: rows counted in
+/// one pass over the file up to the last range.
+fn included(source: &[u8], ranges: &[Range<usize>]) -> Vec<tree_sitter::Range> {
+    let mut row = 0;
+    let mut line_start = 0;
+    let mut counted = 0;
+    let mut point = |at: usize| {
+        for newline in memchr::memchr_iter(b'\n', &source[counted..at]) {
+            row += 1;
+            line_start = counted + newline + 1;
+        }
+        counted = at;
+        Point::new(row, at - line_start)
+    };
+    ranges
+        .iter()
+        .filter(|range| range.start < range.end)
+        .map(|range| tree_sitter::Range {
+            start_byte: range.start,
+            start_point: point(range.start),
+            end_byte: range.end,
+            end_point: point(range.end),
+        })
+        .collect()
 }

@@ -6,8 +6,16 @@
 //!
 //! A cut can still fall inside something (a namespace, a string, a header guard): the
 //! piece's last top-level node is then broken. The piece is cut again before that
-//! node, or, when nothing before it is whole (the piece lies inside one construct), the
-//! rest of the file is parsed in one piece.
+//! node, or, when nothing before it is whole (the piece lies inside one construct, such
+//! as one function of 8 MiB of statements or one array literal), inside that construct:
+//! at the line after the last whole child of the deepest construct left open, and the
+//! next piece is parsed after a *header*, the bytes that open those constructs (`fn
+//! main() {`, `const data = [`), as tree-sitter's included ranges, so that its nodes keep
+//! their places in the file. Failing that, the rest of the file is parsed in one piece.
+//!
+//! All offsets here are the file's.
+
+use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
 
@@ -18,10 +26,22 @@ use super::rules::Rules;
 pub(super) const PIECE_BYTES: usize = 1 << 20;
 
 /// The end of the piece that starts at `start` and holds at least `want` bytes: the
-/// first cut after that, or the end of the file.
-pub(super) fn piece_end(source: &[u8], start: usize, want: usize, language: Language) -> usize {
+/// first cut after that, else (with `inside`, when there is none within `want` more
+/// bytes: the piece lies inside one construct) the first line start after `want` bytes,
+/// or the end of the file.
+pub(super) fn piece_end(
+    source: &[u8],
+    start: usize,
+    want: usize,
+    language: Language,
+    inside: bool,
+) -> usize {
     let Some(mut at) = start.checked_add(want).filter(|&at| at < source.len()) else {
         return source.len();
+    };
+    let give_up = match inside {
+        true => at.saturating_add(want),
+        false => usize::MAX,
     };
     // The first line start at or after `at`.
     while source[at - 1] != b'\n' {
@@ -35,7 +55,11 @@ pub(super) fn piece_end(source: &[u8], start: usize, want: usize, language: Lang
         .rposition(|&b| b == b'\n')
         .map_or(0, |newline| newline + 1);
     let mut previous = &source[previous_start..at - 1];
+    let first_line_start = at;
     while at < source.len() {
+        if at > give_up {
+            return first_line_start;
+        }
         let line_end = source[at..]
             .iter()
             .position(|&b| b == b'\n')
@@ -92,21 +116,264 @@ fn can_start(line: &[u8], language: Language) -> bool {
     }
 }
 
-/// Where a piece's tree can be used up to: all of it (`piece_len`) when its last
-/// top-level node is whole; else the start of the line after the last whole top-level
-/// node before the broken one (and before the comments and attributes above it);
-/// `None` when there is no such node.
-pub(super) fn usable_end(tree: &Tree, piece: &[u8], rules: &Rules) -> Option<usize> {
+/// How much of a piece's tree can be used.
+#[derive(Debug)]
+pub(super) enum Usable {
+    /// Up to this byte: the piece's end, or the line after its last whole top-level node.
+    To(usize),
+    /// Up to this line start, inside constructs still open there: the next piece is parsed
+    /// after `header`, the bytes that open them; `open` names their nodes (start, kind).
+    Inside {
+        to: usize,
+        header: Vec<Range<usize>>,
+        open: Vec<(usize, u16)>,
+    },
+}
+
+/// Open constructs nested deeper than this are not followed into (the rest is parsed
+/// whole).
+const MAX_PATH: usize = 256;
+
+/// Where the tree of the piece `start..end` (parsed from `seen`: a header, then the
+/// piece, then [`closers`] past the file's end) can be used up to: all of it when its
+/// last top-level node is whole and closed within it; else the line after the last whole
+/// top-level node before the broken one (and before the comments and attributes above
+/// it); else, when `inside` allows it and constructs are still open at the piece's end,
+/// a line inside them (see [`Usable::Inside`]); `None` when there is no such place.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn usable(
+    tree: &Tree,
+    source: &[u8],
+    start: usize,
+    end: usize,
+    seen: &[Range<usize>],
+    rules: &Rules,
+    language: Language,
+    inside: bool,
+) -> Option<Usable> {
     let root = tree.root_node();
     let mut cursor = root.walk();
     let children: Vec<Node> = root.children(&mut cursor).collect();
     let Some((last, before)) = children.split_last() else {
-        return Some(piece.len());
+        return Some(Usable::To(end));
     };
-    if !broken(*last) {
-        return Some(piece.len());
+    // Constructs open at the piece's end: those the closers close, or in Python those
+    // the next line is indented into.
+    let path = match language {
+        Language::Python => indented_path(*last, source, end),
+        _ => closed_path(*last, end),
+    };
+    if path.is_empty() {
+        if !broken(*last) && !rules.is_leading(*last) {
+            return Some(Usable::To(end));
+        }
+        // A broken node, or comments and attributes that belong to what follows.
+        return line_after_whole(before, last.start_byte(), source, start, rules).map(Usable::To);
     }
-    let mut limit = last.start_byte();
+    if !inside {
+        // Only whole top-level nodes, then.
+        return line_after_whole(before, last.start_byte(), source, start, rules).map(Usable::To);
+    }
+    // The deepest open construct with whole children to cut after.
+    for depth in (0..path.len()).rev() {
+        let node = path[depth];
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        // Its children before the next open one (or its closer), or all of them.
+        let next = path.get(depth + 1).map(|n| n.start_byte());
+        let at = children
+            .iter()
+            .position(|child| {
+                Some(child.start_byte()) == next || child.end_byte() > end || broken(*child)
+            })
+            .unwrap_or(children.len());
+        let limit = children
+            .get(at)
+            .map_or(end, |child| child.start_byte().min(end));
+        let Some(to) =
+            line_after_whole(&children[..at], limit, source, start, rules).or_else(|| {
+                (at == children.len() && at > 0 && whole_to(&children, end)).then_some(end)
+            })
+        else {
+            continue;
+        };
+        // Too little of the piece used: not worth another header.
+        if to - start < (end - start) / 4 {
+            continue;
+        }
+        let header = header(&path[..=depth], to, source, seen);
+        let open = path[..=depth]
+            .iter()
+            .map(|n| (n.start_byte(), n.kind_id()))
+            .collect();
+        return Some(Usable::Inside { to, header, open });
+    }
+    line_after_whole(before, last.start_byte(), source, start, rules).map(Usable::To)
+}
+
+/// Whether `children` are all whole and end before `end`.
+fn whole_to(children: &[Node], end: usize) -> bool {
+    children.iter().all(|c| !broken(*c) && c.end_byte() <= end)
+}
+
+/// The nodes from `last` down that reach past `end` (into the closers), outermost first.
+fn closed_path(last: Node<'_>, end: usize) -> Vec<Node<'_>> {
+    let mut path = Vec::new();
+    let mut node = last;
+    while node.end_byte() > end && node.child_count() > 0 && path.len() < MAX_PATH {
+        path.push(node);
+        let mut cursor = node.walk();
+        let Some(child) = node
+            .children(&mut cursor)
+            .find(|child| child.end_byte() > end && child.start_byte() < end)
+        else {
+            break;
+        };
+        node = child;
+    }
+    path
+}
+
+/// Python: when the line at `end` is indented, the nodes from `last` down along last
+/// children that start left of that indentation, and the block they end with.
+fn indented_path<'t>(last: Node<'t>, source: &[u8], end: usize) -> Vec<Node<'t>> {
+    // The first line from `end` on that holds code.
+    let mut at = end;
+    let indent = loop {
+        if at >= source.len() {
+            return Vec::new();
+        }
+        let line_end = memchr::memchr(b'\n', &source[at..]).map_or(source.len(), |n| at + n);
+        let line = &source[at..line_end];
+        let width = line
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        match line.get(width) {
+            None | Some(b'\r') | Some(b'#') => at = line_end + 1,
+            Some(_) => break width,
+        }
+    };
+    if indent == 0 {
+        return Vec::new();
+    }
+    let mut path = Vec::new();
+    let mut node = last;
+    loop {
+        path.push(node);
+        if node.start_position().column >= indent || path.len() >= MAX_PATH {
+            break;
+        }
+        let count = node.child_count();
+        let Some(child) = (count > 0).then(|| node.child(count - 1)).flatten() else {
+            break;
+        };
+        if child.child_count() == 0 {
+            break;
+        }
+        node = child;
+    }
+    path
+}
+
+/// The bytes that close what is open at the end of `seen` (a header and a piece), for a
+/// language with brackets: the open string or comment, then the brackets in reverse, on a
+/// line of their own. A rough lexer (strings, characters, comments, brackets): enough for
+/// the piece to parse as whole constructs. Python needs none (its blocks end at the end).
+pub(super) fn closers(source: &[u8], seen: &[Range<usize>], language: Language) -> Vec<u8> {
+    if language == Language::Python {
+        return Vec::new();
+    }
+    let backtick = matches!(
+        language,
+        Language::JavaScript | Language::TypeScript | Language::Tsx | Language::Go
+    );
+    let mut stack: Vec<u8> = Vec::new();
+    // The open string's quote, or `*` for a block comment.
+    let mut open: Option<u8> = None;
+    for range in seen {
+        let bytes = &source[range.start..range.end];
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            match open {
+                Some(b'*') => {
+                    if b == b'*' && bytes.get(i + 1) == Some(&b'/') {
+                        open = None;
+                        i += 1;
+                    }
+                }
+                Some(quote) => {
+                    // Go's raw strings (`` ` ``) have no escapes.
+                    let raw = quote == b'`' && language == Language::Go;
+                    if b == b'\\' && !raw {
+                        i += 1;
+                    } else if b == quote {
+                        open = None;
+                    }
+                }
+                None => match b {
+                    b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                        i = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |n| i + n);
+                        continue;
+                    }
+                    b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                        open = Some(b'*');
+                        i += 1;
+                    }
+                    b'"' => open = Some(b'"'),
+                    b'`' if backtick => open = Some(b'`'),
+                    b'\'' if language == Language::Rust => {
+                        // A character, or a lifetime (`'a`), which closes nothing.
+                        if bytes.get(i + 1) == Some(&b'\\') {
+                            open = Some(b'\'');
+                        } else if let Some(n) = bytes[i + 1..]
+                            .iter()
+                            .take(5)
+                            .position(|&c| c == b'\'')
+                            .filter(|&n| n > 0 && (n == 1 || !bytes[i + 1].is_ascii()))
+                        {
+                            i += n + 1;
+                        }
+                    }
+                    b'\'' => open = Some(b'\''),
+                    b'(' => stack.push(b')'),
+                    b'[' => stack.push(b']'),
+                    b'{' => stack.push(b'}'),
+                    b')' | b']' | b'}' => {
+                        stack.pop();
+                    }
+                    _ => {}
+                },
+            }
+            i += 1;
+        }
+    }
+    if stack.is_empty() && open.is_none() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    match open {
+        Some(b'*') => out.extend_from_slice(b"*/"),
+        Some(quote) => out.push(quote),
+        None => {}
+    }
+    out.push(b'\n');
+    out.extend(stack.iter().rev());
+    out.push(b'\n');
+    out
+}
+
+/// The start of the line after the last whole node of `before` (nodes in order, the
+/// comments and attributes right above `limit` left out), if it comes after `start` and
+/// at or before `limit`.
+fn line_after_whole(
+    before: &[Node],
+    mut limit: usize,
+    source: &[u8],
+    start: usize,
+    rules: &Rules,
+) -> Option<usize> {
     for node in before.iter().rev() {
         if rules.is_leading(*node) {
             limit = node.start_byte();
@@ -116,13 +383,98 @@ pub(super) fn usable_end(tree: &Tree, piece: &[u8], rules: &Rules) -> Option<usi
             return None;
         }
         // The line after the whole node, if it comes before what follows.
-        let after = piece[node.end_byte()..]
+        let after = source[node.end_byte()..]
             .iter()
             .position(|&b| b == b'\n')
             .map(|n| node.end_byte() + n + 1)?;
-        return (after <= limit && after > 0).then_some(after);
+        return (after <= limit && after > start).then_some(after);
     }
     None
+}
+
+/// The bytes that open the constructs of `path` (outermost first) at the line start
+/// `to`: each one's own bytes up to the next one, less the run of children without a
+/// field name right before it (statements, members, elements: whole, and not needed to
+/// parse what follows) from its first named one (an opening `{`, `[` or `:` stays).
+/// Only bytes of `seen` count.
+fn header(path: &[Node], to: usize, source: &[u8], seen: &[Range<usize>]) -> Vec<Range<usize>> {
+    let mut kept = Vec::new();
+    let mut from = path[0].start_byte();
+    for (depth, node) in path.iter().enumerate() {
+        let next = path.get(depth + 1).map_or(to, |n| n.start_byte());
+        let mut cursor = node.walk();
+        let mut children = Vec::new();
+        if cursor.goto_first_child() {
+            loop {
+                let child = cursor.node();
+                if child.start_byte() >= next {
+                    break;
+                }
+                children.push((child, cursor.field_name().is_some()));
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+        // Tokens before the run's first named child (`{`, `:`) are kept.
+        let mut skip_from = next;
+        for (child, fielded) in children.iter().rev() {
+            if *fielded || child.end_byte() > next {
+                break;
+            }
+            if child.is_named() {
+                skip_from = child.start_byte();
+            }
+        }
+        if skip_from < next {
+            // A line's blanks before what is left out go with it (Python reads them).
+            let line = source[..skip_from]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |n| n + 1);
+            if line >= from
+                && source[line..skip_from]
+                    .iter()
+                    .all(|&b| b == b' ' || b == b'\t')
+            {
+                skip_from = line;
+            } else if let Some(n) = memchr::memchr(b'\n', &source[skip_from..next]) {
+                // Else the rest of its line too: what follows must start a line.
+                skip_from += n + 1;
+            }
+            kept.push(from..skip_from);
+            // From the start of the next one's line when only blanks come before it there
+            // (Python reads indentation).
+            let line = source[..next]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |n| n + 1);
+            let blank = source[line..next].iter().all(|&b| b == b' ' || b == b'\t');
+            from = if blank && line >= skip_from {
+                line
+            } else {
+                next
+            };
+        }
+    }
+    if from < to {
+        kept.push(from..to);
+    }
+    // Only what was parsed: the header before, and the piece.
+    let mut header: Vec<Range<usize>> = Vec::new();
+    for range in kept {
+        for part in seen {
+            let (lo, hi) = (range.start.max(part.start), range.end.min(part.end));
+            if lo >= hi {
+                continue;
+            }
+            match header.last_mut() {
+                Some(last) if last.end == lo => last.end = hi,
+                _ => header.push(lo..hi),
+            }
+        }
+    }
+    header
 }
 
 /// Whether a node is, or holds, a syntax error or a token the parser had to invent.

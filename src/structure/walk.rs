@@ -43,11 +43,29 @@ struct Frame<'t> {
     opens: bool,
 }
 
+/// A symbol still open where a piece's tree stops being used: what lists it, to be found
+/// again in the next piece's tree (parsed after the bytes that open it).
+#[derive(Clone, Debug)]
+pub(super) struct Open {
+    index: usize,
+    /// The prefix its members' qualified names take.
+    scope: String,
+    /// The node that defines it: where it starts and its kind.
+    start: usize,
+    kind: u16,
+}
+
 /// The walk's state: the path from the root to the current node, and the symbols.
 struct Walker<'a, 't> {
     src: &'a [u8],
-    /// The file's row (0-based) where `src` starts.
-    first_row: usize,
+    /// Nodes that start before this byte were walked in an earlier piece.
+    from: usize,
+    /// The symbols open at `from`, outermost first.
+    resume: &'a [Open],
+    /// The nodes (start, kind) of the constructs open at `limit`.
+    open_at_limit: &'a [(usize, u16)],
+    /// The symbols they define, outermost first.
+    reaching: Vec<Open>,
     rules: &'a Rules,
     separator: &'static str,
     frames: Vec<Frame<'t>>,
@@ -56,29 +74,35 @@ struct Walker<'a, 't> {
     out: &'a mut Collected,
     /// Why the walk must stop early (too many symbols), if it must.
     failed: Option<OutlineError>,
-    /// The open symbols, outermost first: index and the prefix their members take.
-    open: Vec<(usize, String)>,
+    /// The open symbols, outermost first.
+    open: Vec<Open>,
     /// The last row of the last token passed, to tell whether a node starts its line.
     last_token_row: Option<usize>,
 }
 
-/// Appends the symbols of `tree`, parsed from `src` (the part of the file that starts
-/// on row `first_row`), to `out` in pre-order, up to the first top-level node that
-/// starts at or after byte `limit`; `Timeout` when `deadline` passes first.
+/// Appends the symbols of `tree`, parsed from the file `src`, to `out` in pre-order: those
+/// of the nodes that start in `from..limit` (a node that starts before `from` and defines
+/// one of `resume` is that symbol again, its end moved to the node's); `Timeout` when
+/// `deadline` passes first. Returns the symbols that the nodes `open_at_limit` (start,
+/// kind) define.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn symbols(
     tree: &Tree,
     src: &[u8],
-    limit: usize,
-    first_row: usize,
+    (from, limit): (usize, usize),
+    resume: &[Open],
+    open_at_limit: &[(usize, u16)],
     rules: &Rules,
     separator: &'static str,
     deadline: Deadline,
     out: &mut Collected,
-) -> Result<(), OutlineError> {
+) -> Result<Vec<Open>, OutlineError> {
     let mut walker = Walker {
         src,
-        first_row,
+        from,
+        resume,
+        open_at_limit,
+        reaching: Vec::new(),
         rules,
         separator,
         frames: Vec::new(),
@@ -99,26 +123,34 @@ pub(super) fn symbols(
         if let Some(error) = walker.failed {
             return Err(error);
         }
+        // A node that starts at `limit` or later is left out, and so are its siblings
+        // after it.
         if cursor.goto_first_child() {
-            if walker.frames.len() == 1 && cursor.node().start_byte() >= limit {
-                return walker.failed.map_or(Ok(()), Err);
+            if cursor.node().start_byte() < limit {
+                walker.enter(cursor.node(), None);
+                continue;
             }
-            walker.enter(cursor.node(), None);
-            continue;
+            cursor.goto_parent();
         }
         walker.last_token_row = Some(last_row(cursor.node()));
         loop {
             let run = walker.leave();
             if cursor.goto_next_sibling() {
-                if walker.frames.len() == 1 && cursor.node().start_byte() >= limit {
-                    return walker.failed.map_or(Ok(()), Err);
+                if cursor.node().start_byte() < limit {
+                    walker.enter(cursor.node(), run);
+                    break;
                 }
-                walker.enter(cursor.node(), run);
-                break;
+                if !cursor.goto_parent() {
+                    break;
+                }
+                continue;
             }
             if !cursor.goto_parent() {
-                return walker.failed.map_or(Ok(()), Err);
+                break;
             }
+        }
+        if walker.frames.is_empty() {
+            return walker.failed.map_or(Ok(walker.reaching), Err);
         }
     }
 }
@@ -136,6 +168,10 @@ impl<'t> Walker<'_, 't> {
             opens: false,
         });
         self.nodes.push(node);
+        if node.start_byte() < self.from {
+            self.resume_at(node);
+            return;
+        }
         if self.open.len() < MAX_SYMBOL_DEPTH
             && self.failed.is_none()
             && self.rules.may_define(node)
@@ -144,8 +180,8 @@ impl<'t> Walker<'_, 't> {
             let context = Context {
                 src: self.src,
                 ancestors: &self.nodes[..depth],
-                enclosing: self.open.last().map(|(index, _)| {
-                    let symbol = &self.out.symbols[*index];
+                enclosing: self.open.last().map(|open| {
+                    let symbol = &self.out.symbols[open.index];
                     (symbol.kind, symbol.name.as_str())
                 }),
             };
@@ -153,6 +189,76 @@ impl<'t> Walker<'_, 't> {
                 self.add(def, node, depth);
             }
         }
+    }
+
+    /// A node an earlier piece walked: when it defines a symbol still open, that symbol
+    /// is open again, and ends no earlier than the node.
+    fn resume_at(&mut self, node: Node<'t>) {
+        let Some(open) = self.resume.iter().find(|open| {
+            open.start == node.start_byte()
+                && open.kind == node.kind_id()
+                && !self.open.iter().any(|o| o.index == open.index)
+        }) else {
+            return;
+        };
+        let end = last_row(node) as u64 + 1;
+        let body = self.body(self.out.symbols[open.index].kind, node);
+        let symbol = &mut self.out.symbols[open.index];
+        symbol.end_line = symbol.end_line.max(end);
+        // Where its body starts was seen first; where it ends, last.
+        match (&mut symbol.body, body) {
+            (Some(old), Some(new)) => {
+                old.last = new.last;
+                old.close = new.close;
+            }
+            (old @ None, new) => *old = new,
+            _ => {}
+        }
+        self.open.push(open.clone());
+        if self
+            .open_at_limit
+            .contains(&(node.start_byte(), node.kind_id()))
+        {
+            self.reaching.push(open.clone());
+        }
+        if let Some(frame) = self.frames.last_mut() {
+            frame.opens = true;
+        }
+    }
+
+    /// The body of a function, method or constructor that `node` defines.
+    fn body(&self, kind: &str, node: Node) -> Option<Body> {
+        let line = |row: usize| row as u64 + 1;
+        if !matches!(kind, "function" | "method" | "constructor") {
+            return None;
+        }
+        body_of(node).map(|body| {
+            let (start, end) = (body.start_position().row, body.end_position().row);
+            match self.src.get(body.start_byte()) == Some(&b'{') {
+                true => Body {
+                    open: line(start),
+                    first: line(start) + 1,
+                    last: line(end).saturating_sub(1),
+                    close: (end > start).then(|| line(end)),
+                },
+                false => {
+                    // Python's block: the line of the `:` before it opens it, and
+                    // every line after that one is the body's, a comment or blank
+                    // line before its first statement too (SPEC §18).
+                    let mut colon = body.prev_sibling();
+                    while let Some(comment) = colon.filter(|c| c.is_extra()) {
+                        colon = comment.prev_sibling();
+                    }
+                    let open = colon.map_or(start, |p| p.end_position().row);
+                    Body {
+                        open: line(open),
+                        first: line(open) + 1,
+                        last: line(last_row(body)),
+                        close: None,
+                    }
+                }
+            }
+        })
     }
 
     /// Steps off the current node; returns the run of leading lines that ends with it,
@@ -197,7 +303,7 @@ impl<'t> Walker<'_, 't> {
         };
         let end = last_row(outer.node).max(last_row(node));
         let (parent, prefix) = match self.open.last() {
-            Some((index, prefix)) => (Some(*index), prefix.as_str()),
+            Some(open) => (Some(open.index), open.scope.as_str()),
             None => (None, ""),
         };
         let kind = match parent {
@@ -222,37 +328,8 @@ impl<'t> Walker<'_, 't> {
             }
             None => qualified_name.clone(),
         };
-        let line = |row: usize| (self.first_row + row) as u64 + 1;
-        let body = match kind {
-            "function" | "method" | "constructor" => body_of(node).map(|body| {
-                let (start, end) = (body.start_position().row, body.end_position().row);
-                match self.src.get(body.start_byte()) == Some(&b'{') {
-                    true => Body {
-                        open: line(start),
-                        first: line(start) + 1,
-                        last: line(end).saturating_sub(1),
-                        close: (end > start).then(|| line(end)),
-                    },
-                    false => {
-                        // Python's block: the line of the `:` before it opens it, and
-                        // every line after that one is the body's, a comment or blank
-                        // line before its first statement too (SPEC §18).
-                        let mut colon = body.prev_sibling();
-                        while let Some(comment) = colon.filter(|c| c.is_extra()) {
-                            colon = comment.prev_sibling();
-                        }
-                        let open = colon.map_or(start, |p| p.end_position().row);
-                        Body {
-                            open: line(open),
-                            first: line(open) + 1,
-                            last: line(last_row(body)),
-                            close: None,
-                        }
-                    }
-                }
-            }),
-            _ => None,
-        };
+        let line = |row: usize| row as u64 + 1;
+        let body = self.body(kind, node);
         let mut symbol = Symbol {
             name: def.name,
             qualified_name,
@@ -283,7 +360,19 @@ impl<'t> Walker<'_, 't> {
             }
         };
         self.out.last_is_overload = def.overload;
-        self.open.push((index, scope));
+        let open = Open {
+            index,
+            scope,
+            start: node.start_byte(),
+            kind: node.kind_id(),
+        };
+        if self
+            .open_at_limit
+            .contains(&(node.start_byte(), node.kind_id()))
+        {
+            self.reaching.push(open.clone());
+        }
+        self.open.push(open);
         if let Some(frame) = self.frames.last_mut() {
             frame.opens = true;
         }

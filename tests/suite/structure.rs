@@ -269,20 +269,23 @@ fn a_directorys_outline_maps_its_source_files() {
     assert_eq!(
         stdout(&out),
         "   1 | blob.rs
-   2 | docs/notes.md
-   3 |   1-5 | # Guide
-   4 |   3-5 | ## Part
-   5 | run
-   6 |   1-3 | def main():
-   7 | src/lib.rs
-   8 |     3-6 | pub struct Window {
-   9 |    8-17 | impl Window {
-  10 |    9-12 |     pub fn new() -> Self {
-  11 |   14-16 |     pub fn render(&self) -> String {
-  12 |   19-23 | impl fmt::Display for Window {
-  13 |   20-22 |     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-  14 | src/util/mod.rs
-  15 |   1-1 | pub fn helper() {}
+   2 |   (not parsed: it is not text)
+   3 | docs/notes.md
+   4 |   1-5 | # Guide
+   5 |   3-5 | ## Part
+   6 | run
+   7 |   1-3 | def main():
+   8 | src/lib.rs
+   9 |     3-6 | pub struct Window {
+  10 |    8-17 | impl Window {
+  11 |    9-12 |     pub fn new() -> Self {
+  12 |   14-16 |     pub fn render(&self) -> String {
+  13 |   19-23 | impl fmt::Display for Window {
+  14 |   20-22 |     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+  15 | src/util/mod.rs
+  16 |   1-1 | pub fn helper() {}
+
+[1 file is listed without its symbols: the line under its path says why.]
 "
     );
     // A directory below the root, paged as lines.

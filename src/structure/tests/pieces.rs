@@ -55,15 +55,95 @@ fn outlines_in_pieces_equal_outlines_whole() {
     .collect();
     let budget = Duration::from_secs(10);
     for (language, source) in fixtures {
-        let whole = outline_in_pieces(language, source.as_bytes(), budget, usize::MAX).unwrap();
+        let whole =
+            outline_in_pieces(language, source.as_bytes(), budget, usize::MAX, usize::MAX).unwrap();
         assert!(!whole.is_empty(), "{language:?}");
         for piece_bytes in [1, 7, 64] {
             let pieces =
-                outline_in_pieces(language, source.as_bytes(), budget, piece_bytes).unwrap();
+                outline_in_pieces(language, source.as_bytes(), budget, piece_bytes, usize::MAX)
+                    .unwrap();
             assert_eq!(
                 pieces, whole,
                 "{language:?} in pieces of {piece_bytes}:\n{source}"
             );
+        }
+    }
+}
+
+/// One construct larger than a piece (a function of many statements, an array literal, a
+/// method in a class, a Python method), with definitions inside it: cut inside it, its
+/// outline is the one of the whole file.
+#[test]
+fn outlines_cut_inside_one_construct_equal_outlines_whole() {
+    let many = |each: &dyn Fn(usize) -> String| (0..3000).map(each).collect::<String>();
+    let fixtures: Vec<(Language, String)> = vec![
+        (
+            Language::Rust,
+            format!(
+                "// lead\nfn main() {{\n{}}}\n\nfn after() {{}}\n",
+                many(&|i| {
+                    match i % 500 {
+                    0 => format!("    fn inner{i}() {{ let y = {i}; }}\n"),
+                    1 => "    let s = \"{ ( [\";\n    let c = '{';\n    let l: &'static str = \"\";\n"
+                        .to_string(),
+                    _ => format!("    let x{i} = foo(a, b + {i});\n"),
+                }
+                })
+            ),
+        ),
+        (
+            Language::Rust,
+            format!(
+                "static DATA: &[u32] = &[\n{}];\n\nfn after() {{}}\n",
+                many(&|i| format!("    {i}, {i},\n"))
+            ),
+        ),
+        (
+            Language::TypeScript,
+            format!(
+                "export const data = [\n{}];\nfunction after() {{}}\n",
+                many(&|i| match i % 500 {
+                    0 => format!("  function inner{i}() {{ return `${{{i}}}`; }},\n"),
+                    _ => format!("  {{ id: {i}, name: \"n{i}\" }}, // {{\n"),
+                })
+            ),
+        ),
+        (
+            Language::Java,
+            format!(
+                "class A {{\n  void first() {{}}\n  void m() {{\n{}  }}\n  void last() {{}}\n}}\n",
+                many(&|i| match i % 500 {
+                    0 => format!("    class In{i} {{ void q() {{}} }}\n"),
+                    _ => format!("    int x{i} = foo(a, b + {i}); /* ( */\n"),
+                })
+            ),
+        ),
+        (
+            Language::Python,
+            format!(
+                "class K:\n  def main(self):\n{}\ndef after():\n    pass\n",
+                many(&|i| match i % 500 {
+                    0 => format!("    def inner{i}():\n        return {i}\n"),
+                    _ => format!("    x{i} = foo(a, b + {i})\n"),
+                })
+            ),
+        ),
+    ];
+    let budget = Duration::from_secs(20);
+    for (language, source) in &fixtures {
+        let whole = outline_in_pieces(*language, source.as_bytes(), budget, usize::MAX, usize::MAX)
+            .unwrap();
+        assert!(!whole.is_empty(), "{language:?}");
+        for piece_bytes in [2000, 9000] {
+            let pieces = outline_in_pieces(
+                *language,
+                source.as_bytes(),
+                budget,
+                piece_bytes,
+                piece_bytes,
+            )
+            .unwrap();
+            assert_eq!(pieces, whole, "{language:?} in pieces of {piece_bytes}");
         }
     }
 }
