@@ -11,6 +11,7 @@
 # PDF: agentread's first window (which extracts every page first) against `pdftotext F -`
 # (all pages), medians from one hyperfine run holding both; words: the share of
 # pdftotext's words (a multiset, whitespace-split, NFKC) found in agentread's whole view.
+# (Word recall over a corpus of real-world PDFs, per producer: scripts/pdf-recall.py.)
 # Notebook: a 20 MB notebook of plots and text (examples/gen_notebook.rs), the first
 # window against `jq '.cells | length'` parsing the same file; peak RSS by GNU time.
 # Image: a 4000x3000 PNG (examples/gen_image.rs) read through `--mcp`: the time from the

@@ -206,6 +206,8 @@ fn password_protected_files_are_encrypted_not_damaged() {
         "enc_user_aes128.pdf",
         "enc_user_rc4_128.pdf",
         "enc_user_rc4_40.pdf",
+        // The /Encrypt dictionary in the trailer: lopdf loads it undecrypted, pageless.
+        "enc_user_trailer_dict.pdf",
     ] {
         assert_eq!(
             extract(&fixture(name), BUDGET),
@@ -223,6 +225,8 @@ fn files_that_open_with_the_empty_password_are_read() {
         "enc_empty_rc4_40.pdf",
         "enc_empty_rc4_no_id.pdf",
         "enc_attachments_only.pdf",
+        // Attachments under a password that is not empty; the pages in the clear.
+        "enc_attachments_password.pdf",
     ] {
         assert_eq!(
             extract(&fixture(name), BUDGET).map(|text| text.pages),
@@ -230,4 +234,45 @@ fn files_that_open_with_the_empty_password_are_read() {
             "{name}"
         );
     }
+}
+
+#[test]
+fn predefined_cjk_cmaps_map_fonts_without_tounicode() {
+    // GBK-EUC-H's one-byte codes are Adobe-GB1's proportional Latin (pdftotext prints
+    // their full-width forms, the same letters under NFKC); its space is an en space.
+    assert_eq!(
+        pages("cjk_predefined_cmaps.pdf"),
+        ["中文\u{2002}GBK\n日本語\u{2002}SJIS"]
+    );
+}
+
+#[test]
+fn form_field_values_and_free_text_are_read_after_the_page() {
+    assert_eq!(
+        pages("form_fields.pdf"),
+        ["Page text\n\nFilled in value\n\nValue without appearance\n\nA free text note"]
+    );
+}
+
+#[test]
+fn actual_text_replaces_the_glyphs_it_spans() {
+    assert_eq!(
+        pages("actual_text.pdf"),
+        ["Before \u{1f600} after\nsecond line"]
+    );
+}
+
+#[test]
+fn right_to_left_text_drawn_as_seen_is_read_in_logical_order() {
+    assert_eq!(pages("rtl_visual_order.pdf"), ["שלום עולם 2024"]);
+}
+
+#[test]
+fn a_space_encoded_as_notdef_still_parts_words() {
+    assert_eq!(pages("notdef_space.pdf"), ["Words that have spaces."]);
+}
+
+#[test]
+fn type3_glyphs_named_for_shapes_stand_for_their_codes() {
+    assert_eq!(pages("type3_shape_names.pdf"), ["abba"]);
 }

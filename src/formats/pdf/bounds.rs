@@ -110,12 +110,21 @@ fn charge(tokens: usize) -> bool {
 }
 
 /// lopdf's load filter: charges each object to the budget, refuses an object stream whose
-/// objects would not fit before lopdf parses them, and drops image data.
+/// objects would not fit before lopdf parses them, and drops image data and the objects
+/// text never reads (links, outlines, name trees, structure elements, actions), which in
+/// a hyperlinked manual are most of its objects.
 pub(super) fn filter(id: (u32, u16), object: &mut Object) -> Option<((u32, u16), Object)> {
     if OVER.with(Cell::get) {
         return None;
     }
     let member = is_member(id.0);
+    if unread(object) {
+        // A member was charged with its object stream: what it took is free again.
+        if member {
+            LEFT.with(|left| left.set(left.get().saturating_add(nodes(object))));
+        }
+        return None;
+    }
     let mut held = 0;
     if let Object::Stream(stream) = object {
         if matches!(stream.dict.get(b"Subtype"), Ok(Object::Name(name)) if name == b"Image")
@@ -128,7 +137,8 @@ pub(super) fn filter(id: (u32, u16), object: &mut Object) -> Option<((u32, u16),
         }
         held = stream.content.len() / TOKEN_COST;
     }
-    if !charge(nodes(object) + held) {
+    // An object stream's members were charged with it, before lopdf parsed them.
+    if !member && !charge(nodes(object) + held) {
         return None;
     }
     if let Object::Stream(stream) = object
@@ -160,6 +170,34 @@ pub(super) fn filter(id: (u32, u16), object: &mut Object) -> Option<((u32, u16),
         false => Object::Null,
     };
     Some((id, kept))
+}
+
+/// Whether text extraction never reads an object of this kind: a link annotation, an
+/// outline item, a name tree node or a named destination, a structure element or an
+/// action.
+fn unread(object: &Object) -> bool {
+    let Object::Dictionary(dict) = object else {
+        return false;
+    };
+    let name = |key: &[u8]| dict.get(key).and_then(Object::as_name).ok();
+    if name(b"Subtype") == Some(b"Link") {
+        return true;
+    }
+    match name(b"Type") {
+        Some(b"StructElem" | b"Action" | b"Outlines") => return true,
+        Some(_) => return false,
+        None => {}
+    }
+    // A named destination's value, `<< /D [page /XYZ …] >>`.
+    (dict.len() == 1 && matches!(dict.get(b"D"), Ok(Object::Array(_))))
+        || (dict.has(b"Title") && dict.has(b"Parent"))
+        || dict.has(b"Limits")
+        || matches!(dict.get(b"Names"), Ok(Object::Array(_)))
+        || (dict.has(b"S") && dict.has(b"P") && dict.has(b"K") && !dict.has(b"Subtype"))
+        || matches!(
+            name(b"S"),
+            Some(b"GoTo" | b"GoToR" | b"URI" | b"Named" | b"Launch")
+        )
 }
 
 /// The object numbers an object stream's header lists (pairs of number and offset).
@@ -363,6 +401,28 @@ mod tests {
         assert_eq!(largest_operation(b"q BI /W 1 /H 1 ID \xff[[[[ EI Q"), 5);
         let huge = "1 ".repeat(MAX_OPERATION_TOKENS + 1) + "Tj";
         assert_eq!(largest_operation(huge.as_bytes()), MAX_OPERATION_TOKENS + 1);
+    }
+
+    #[test]
+    fn objects_text_never_reads_are_dropped() {
+        let dict = |source: &str| {
+            let mut dict = lopdf::Dictionary::new();
+            for pair in source.split(',') {
+                let (key, value) = pair.split_once('=').unwrap();
+                dict.set(key, Object::Name(value.as_bytes().to_vec()));
+            }
+            Object::Dictionary(dict)
+        };
+        assert!(unread(&dict("Type=Annot,Subtype=Link")));
+        assert!(unread(&dict("S=GoTo,D=here")));
+        assert!(unread(&dict("Type=StructElem,S=P")));
+        assert!(unread(&dict("Title=x,Parent=y")));
+        let mut destination = lopdf::Dictionary::new();
+        destination.set("D", Object::Array(vec![Object::Integer(1)]));
+        assert!(unread(&Object::Dictionary(destination)));
+        assert!(!unread(&dict("Type=Annot,Subtype=Widget")));
+        assert!(!unread(&dict("Type=Page,Parent=y")));
+        assert!(!unread(&dict("Type=Font,Subtype=Type1")));
     }
 
     #[test]

@@ -49,6 +49,11 @@ impl CMap {
         self.text.get(start as usize..(start + len) as usize)
     }
 
+    /// Whether the map gives text to no code.
+    pub(super) fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
     /// Reads what it can of a CMap's source; never fails.
     pub(super) fn parse(source: &[u8]) -> CMap {
         let mut cmap = CMap::default();

@@ -7,17 +7,22 @@
 //! - A code's text comes from the ToUnicode map when the map has it, else from the
 //!   font's encoding: its `/Differences` (`/.notdef` entries skipped, the others kept)
 //!   over its `/BaseEncoding` or built-in encoding (Symbol's and ZapfDingbats' own).
+//!   A composite font's code is a CID by its `/Encoding` (a predefined CJK CMap such as
+//!   `GBK-EUC-H` splits and maps codes through Adobe's tables, `predefined`), and a
+//!   font without a usable ToUnicode map takes the text of its CIDs from its character
+//!   collection (`CIDSystemInfo`: Adobe-GB1, -CNS1, -Japan1, -Korea1). Widths are by CID.
 //! - A simple font without `/Widths` that is one of the standard 14 (or a common alias,
 //!   `Arial` for Helvetica) advances by the standard metrics.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use lopdf::{Dictionary, Document, Object};
 
 use super::cmap::{self, CMap, CodeRange};
 use super::glyph::glyph_text;
 use super::objects::{MAX_STREAM_BYTES, get, number, resolve};
-use super::tables;
+use super::{predefined, tables};
 
 /// What a font gives the layout: its codes, their text and their advances.
 pub(super) struct Font {
@@ -27,6 +32,9 @@ pub(super) struct Font {
     simple: Option<Vec<Box<str>>>,
     /// A composite font whose codes are UTF-16 units (`UniGB-UCS2-H`, `UniJIS-UTF16-H`…).
     unicode_codes: bool,
+    /// A composite font's CID → text map (its character collection's), when it has no
+    /// usable ToUnicode map.
+    collection: Option<Arc<hayro_cmap::CMap>>,
     widths: Widths,
 }
 
@@ -35,6 +43,8 @@ enum CodeSpace {
     OneByte,
     TwoBytes,
     Ranges(Vec<CodeRange>),
+    /// A predefined CMap: a code is as long as the map has CIDs for.
+    Predefined(Arc<hayro_cmap::CMap>),
 }
 
 /// One code of a string: where its bytes are, and its value.
@@ -43,6 +53,8 @@ pub(super) struct Code {
     pub(super) start: usize,
     pub(super) end: usize,
     pub(super) value: u32,
+    /// The glyph it selects: the code itself, but for a predefined CJK CMap's.
+    pub(super) cid: u32,
 }
 
 impl Code {
@@ -166,21 +178,41 @@ impl Font {
             }
         }
         let zapf = standard == Some("ZapfDingbats");
+        // A Type 3 font's glyphs are often named for their shapes (`/square`): as poppler,
+        // a name it doesn't know stands for its code's character.
+        let type3 = subtype == b"Type3";
         let text = names
             .iter()
-            .map(|glyph| glyph_text(glyph, zapf).unwrap_or_default().into_boxed_str())
+            .enumerate()
+            .map(|(code, glyph)| match glyph_text(glyph, zapf) {
+                Some(text) => text,
+                None if type3 && !glyph.is_empty() && glyph != b".notdef" => u8::try_from(code)
+                    .ok()
+                    .filter(|b| b.is_ascii_graphic() || *b >= 0xa0)
+                    .map(|b| char::from(b).to_string())
+                    .unwrap_or_default(),
+                None => String::new(),
+            })
+            .map(String::into_boxed_str)
             .collect();
         let mut widths = simple_widths(doc, dict, subtype == b"Type3");
         if let (Widths::Simple { widths: w, .. }, Some(metrics)) =
             (&widths, standard.and_then(standard_metrics))
             && w.is_empty()
         {
+            let mut standard: Vec<f32> = names
+                .iter()
+                .map(|glyph| f32::from(metric_width(metrics, glyph)))
+                .collect();
+            // As poppler: a file that encodes code 32 as `.notdef` still means a space.
+            if let Some(space) = standard.get_mut(32)
+                && *space == 0.0
+            {
+                *space = f32::from(metric_width(metrics, b"space"));
+            }
             widths = Widths::Simple {
                 first: 0,
-                widths: names
-                    .iter()
-                    .map(|glyph| f32::from(metric_width(metrics, glyph)))
-                    .collect(),
+                widths: standard,
                 missing: 0.0,
             };
         }
@@ -189,6 +221,7 @@ impl Font {
             to_unicode,
             simple: Some(text),
             unicode_codes: false,
+            collection: None,
             widths,
         }
     }
@@ -208,6 +241,8 @@ impl Font {
                     (CodeSpace::TwoBytes, false)
                 } else if contains(b"UCS2") || contains(b"UTF16") {
                     (CodeSpace::TwoBytes, true)
+                } else if let Some(map) = predefined::cmap(cmap) {
+                    (CodeSpace::Predefined(map), false)
                 } else {
                     // Another predefined CMap (most mix one- and two-byte codes): the
                     // ToUnicode map's code spaces are the best guess at its own.
@@ -227,11 +262,30 @@ impl Font {
             }
             _ => (CodeSpace::TwoBytes, false),
         };
+        // The collection's map is inflated only for a font whose codes have no text
+        // otherwise (most CJK PDFs carry ToUnicode maps).
+        let usable = to_unicode.as_ref().is_some_and(|map| !map.is_empty());
+        let collection = if usable || unicode_codes {
+            None
+        } else {
+            let info = descendant(doc, dict).and_then(|d| get(doc, d, b"CIDSystemInfo"));
+            let info = info.and_then(|info| info.as_dict().ok());
+            let string = |key: &[u8]| {
+                info.and_then(|info| get(doc, info, key))
+                    .and_then(|s| s.as_str().ok())
+            };
+            match (string(b"Registry"), string(b"Ordering"), &space) {
+                (Some(registry), Some(ordering), _) => predefined::collection(registry, ordering),
+                (_, _, CodeSpace::Predefined(map)) => predefined::collection_of(map),
+                _ => None,
+            }
+        };
         Font {
             space,
             to_unicode,
             simple: None,
             unicode_codes,
+            collection,
             widths: composite_widths(doc, dict),
         }
     }
@@ -251,14 +305,25 @@ impl Font {
                     // Bytes in no range take the shortest length there is (as poppler).
                     .unwrap_or_else(|| ranges.iter().map(|r| r.len).min().unwrap_or(1))
                     .min(rest.len()),
+                CodeSpace::Predefined(map) => (1..=4.min(rest.len()))
+                    .find(|&n| predefined::cid(map, value_of(&rest[..n]), n).is_some())
+                    // A byte no length maps: a lead byte of a two-byte code, or one byte.
+                    .unwrap_or(if rest[0] >= 0x80 && rest.len() >= 2 {
+                        2
+                    } else {
+                        1
+                    }),
             };
-            let value = rest[..len]
-                .iter()
-                .fold(0u32, |acc, &b| (acc << 8) | u32::from(b));
+            let value = value_of(&rest[..len]);
+            let cid = match &self.space {
+                CodeSpace::Predefined(map) => predefined::cid(map, value, len).unwrap_or(0),
+                _ => value,
+            };
             let code = Code {
                 start: pos,
                 end: pos + len,
                 value,
+                cid,
             };
             pos += len;
             Some(code)
@@ -266,23 +331,39 @@ impl Font {
     }
 
     /// Appends the text of a code.
-    pub(super) fn decode(&self, code: u32, out: &mut String) {
-        if let Some(text) = self.to_unicode.as_ref().and_then(|map| map.get(code)) {
+    pub(super) fn decode(&self, code: Code, out: &mut String) {
+        if let Some(text) = self.to_unicode.as_ref().and_then(|map| map.get(code.value)) {
             out.push_str(text);
         } else if let Some(simple) = &self.simple {
-            if let Some(text) = usize::try_from(code).ok().and_then(|c| simple.get(c)) {
+            if let Some(text) = usize::try_from(code.value).ok().and_then(|c| simple.get(c)) {
                 out.push_str(text);
             }
         } else if self.unicode_codes
-            && let Some(c) = char::from_u32(code)
+            && let Some(c) = char::from_u32(code.value)
         {
             out.push(c);
+        } else if let Some(collection) = &self.collection {
+            predefined::push_text(collection, code.cid, out);
         }
     }
 
-    pub(super) fn width(&self, code: u32) -> f32 {
-        self.widths.of(code)
+    pub(super) fn width(&self, code: Code) -> f32 {
+        self.widths.of(code.cid)
     }
+}
+
+/// A code of one to four bytes as a number.
+fn value_of(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0u32, |acc, &b| (acc << 8) | u32::from(b))
+}
+
+/// A composite font's CIDFont (the one entry of its `/DescendantFonts`).
+fn descendant<'a>(doc: &'a Document, dict: &'a Dictionary) -> Option<&'a Dictionary> {
+    get(doc, dict, b"DescendantFonts")
+        .and_then(|fonts| fonts.as_array().ok())
+        .and_then(|fonts| fonts.first())
+        .and_then(|font| resolve(doc, font))
+        .and_then(|font| font.as_dict().ok())
 }
 
 /// The most a Type 1 program may inflate to for its encoding to be read: real ones are a
@@ -406,11 +487,7 @@ fn simple_widths(doc: &Document, dict: &Dictionary, type3: bool) -> Widths {
 }
 
 fn composite_widths(doc: &Document, dict: &Dictionary) -> Widths {
-    let descendant = get(doc, dict, b"DescendantFonts")
-        .and_then(|fonts| fonts.as_array().ok())
-        .and_then(|fonts| fonts.first())
-        .and_then(|font| resolve(doc, font))
-        .and_then(|font| font.as_dict().ok());
+    let descendant = descendant(doc, dict);
     let mut widths = HashMap::new();
     let mut default = 1000.0;
     if let Some(descendant) = descendant {

@@ -8,6 +8,12 @@
 //! baseline that moves is a new line, a far move a blank line, a horizontal gap a space.
 //! Text is taken in the order the stream draws it, which is reading order for what word
 //! processors, browsers, TeX and groff produce.
+//!
+//! After the page's content come its annotations, as a viewer (and pdftotext) draws them:
+//! each visible one's appearance stream placed in its rectangle, so a form field's value
+//! and a FreeText note read as the page shows them. A text field without an appearance
+//! (or in a form that asks viewers to make them, `NeedAppearances`) shows its value, and
+//! a FreeText annotation without one its `Contents`, as the appearance poppler makes.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -19,7 +25,7 @@ use lopdf::{Dictionary, Document, LoadOptions, Object, ObjectId};
 
 use super::bounds;
 use super::font::Font;
-use super::objects::{MAX_STREAM_BYTES, get, number};
+use super::objects::{MAX_STREAM_BYTES, get, number, resolve};
 use super::tables;
 
 use super::{MAX_TEXT_BYTES, PdfError, normalise};
@@ -83,7 +89,15 @@ pub(super) fn extract_pages(
             _ => PdfError::Damaged,
         })
     };
-    let mut doc = load(bytes, false)?;
+    let mut doc = match load(bytes, false) {
+        // Only its attachments are encrypted (its streams' and strings' filters are
+        // `/Identity`): the pages are in the clear, and poppler reads them whatever the
+        // attachments' password. The file is loaded again as if not encrypted.
+        Err(PdfError::Encrypted) if only_attachments_encrypted(bytes) => {
+            load(&without_encryption(bytes), false)?
+        }
+        other => other?,
+    };
     // lopdf rebuilds a page tree it could not read only when no filter is given; with
     // ours, the rebuild is asked for here.
     if doc.get_pages().is_empty() {
@@ -101,12 +115,23 @@ pub(super) fn extract_pages(
         drop(doc);
         doc = load(&patched, false)?;
     }
+    // Only its attachments encrypted, under a password lopdf did not get past: the pages
+    // are in the clear (see above).
+    if doc.is_encrypted() && only_attachments_encrypted(bytes) {
+        drop(doc);
+        doc = load(&without_encryption(bytes), false)?;
+    }
     // One still encrypted needs a password we don't have.
     if doc.is_encrypted() {
         return Err(PdfError::Encrypted);
     }
     let pages = doc.get_pages();
     if pages.is_empty() {
+        // lopdf loads a file whose user password is not empty without decrypting it (and
+        // without saying so): its objects are ciphertext, so no page is found.
+        if declares_encryption(bytes) {
+            return Err(PdfError::Encrypted);
+        }
         return Err(PdfError::Damaged);
     }
     resolve_stream_filters(&mut doc);
@@ -149,6 +174,38 @@ fn declares_encryption(bytes: &[u8]) -> bool {
                 b' ' | b'\t' | b'\r' | b'\n' | b'0'..=b'9' | b'<'
             )
     })
+}
+
+/// Whether the file's encryption dictionary (written in the clear, not inside an object
+/// stream) leaves streams and strings alone: `/StmF /Identity` and `/StrF /Identity`.
+fn only_attachments_encrypted(bytes: &[u8]) -> bool {
+    let identity = |key: &[u8]| {
+        memchr::memmem::find_iter(bytes, key).any(|at| {
+            let rest = &bytes[at + key.len()..];
+            let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+            rest.starts_with(b"/Identity")
+        })
+    };
+    identity(b"/StmF") && identity(b"/StrF")
+}
+
+/// The file with its `/Encrypt` entries renamed (`/Encrypx`, the same length, so no
+/// offset moves): lopdf then reads it as a file in the clear.
+fn without_encryption(bytes: &[u8]) -> Vec<u8> {
+    let mut patched = bytes.to_vec();
+    const KEY: &[u8] = b"/Encrypt";
+    let found: Vec<usize> = memchr::memmem::find_iter(bytes, KEY)
+        .filter(|&at| {
+            matches!(
+                bytes.get(at + KEY.len()),
+                Some(b' ' | b'\t' | b'\r' | b'\n' | b'0'..=b'9' | b'<')
+            )
+        })
+        .collect();
+    for at in found {
+        patched[at + KEY.len() - 1] = b'x';
+    }
+    patched
 }
 
 /// The file with `/ID [<> <>]` written into the dictionary of its last trailer (or
@@ -265,6 +322,21 @@ struct Page {
     /// The text matrix and the text line matrix (§9.4.2).
     tm: Matrix,
     tlm: Matrix,
+    /// Open marked-content sequences (§14.6), whether each is the one with the
+    /// `ActualText` being collected.
+    marked: Vec<bool>,
+    /// Text that replaces the glyphs drawn inside its sequence (§14.9.4), as pdftotext
+    /// reads it: an emoji drawn as a picture glyph, a ligature, a shaped word.
+    actual: Option<Actual>,
+}
+
+/// An `ActualText` being collected: the text, and where the glyphs it replaces went.
+struct Actual {
+    text: String,
+    /// Where the first glyph started: its rotation, x, baseline and size.
+    start: Option<(Rotation, f32, f32, f32)>,
+    /// Where the last glyph ended.
+    end: f32,
 }
 
 /// The graphics state that matters to text (§8.4, §9.3): saved by `q`, restored by `Q`.
@@ -336,6 +408,8 @@ impl<'a> Walker<'a> {
             unsaved: 0,
             tm: IDENTITY,
             tlm: IDENTITY,
+            marked: Vec::new(),
+            actual: None,
         };
         let resources = match self.doc.get_page_resources(page_id) {
             Ok((direct, ids)) => direct
@@ -369,6 +443,8 @@ impl<'a> Walker<'a> {
             }
             Err(_) => page.broken = true,
         }
+        page.end_actual_text();
+        self.annotations(&mut page, page_id)?;
         Ok(PageText {
             text: page.lines.text,
             broken: page.broken,
@@ -503,6 +579,32 @@ impl<'a> Walker<'a> {
                     self.form(page, name, resources)?;
                 }
             }
+            "BMC" => page.marked.push(false),
+            "BDC" => {
+                let doc = self.doc;
+                // Only a property list written inline, as poppler reads it (a named one
+                // from the resources' /Properties is left alone).
+                let properties = match operands.get(1) {
+                    Some(Object::Dictionary(dict)) => Some(dict),
+                    _ => None,
+                };
+                let actual = properties
+                    .and_then(|p| get(doc, p, b"ActualText"))
+                    .and_then(|text| lopdf::decode_text_string(text).ok());
+                match actual {
+                    // Nested ones are read as the outer one says.
+                    Some(text) if page.actual.is_none() => {
+                        page.actual = Some(Actual {
+                            text,
+                            start: None,
+                            end: 0.0,
+                        });
+                        page.marked.push(true);
+                    }
+                    _ => page.marked.push(false),
+                }
+            }
+            "EMC" => page.end_marked(),
             _ => {}
         }
         Ok(())
@@ -553,14 +655,29 @@ impl<'a> Walker<'a> {
         // The spacing after the last glyph moves the pen but is no ink: the layout must
         // see the gap it leaves before the next string.
         let (mut advance, mut trailing) = (0.0, 0.0);
+        // Blank glyphs before the first one with text: the ink starts after them.
+        let mut lead = 0.0;
         let mut text = String::new();
         for code in font.codes(bytes) {
             trailing = state.char_spacing;
             if code.is_word_space() {
                 trailing += state.word_spacing;
             }
-            advance += (font.width(code.value) / 1000.0 * state.size + trailing) * state.scaling;
-            font.decode(code.value, &mut text);
+            let step = (font.width(code) / 1000.0 * state.size + trailing) * state.scaling;
+            advance += step;
+            let before = text.len();
+            font.decode(code, &mut text);
+            // A glyph with no text that moves the pen as a space does (a space the font's
+            // encoding calls `.notdef`, or lacks) still parts words, as its gap does in
+            // pdftotext's layout.
+            if text.is_empty() {
+                lead += step;
+            } else if text.len() == before
+                && step.abs() > Lines::SPACE * (state.size * state.scaling).abs()
+                && !text.ends_with(' ')
+            {
+                text.push(' ');
+            }
         }
         let render = [
             state.size * state.scaling,
@@ -570,9 +687,17 @@ impl<'a> Walker<'a> {
             0.0,
             state.rise,
         ];
-        let start = multiply(&multiply(&render, &page.tm), &state.ctm);
+        let start = multiply(
+            &multiply(&render, &multiply(&translation(lead, 0.0), &page.tm)),
+            &state.ctm,
+        );
         let size = start[2].hypot(start[3]);
-        let ink = translation(advance - trailing * state.scaling, 0.0);
+        let ink_end = advance - trailing * state.scaling;
+        let start = multiply(
+            &multiply(&render, &multiply(&translation(lead, 0.0), &page.tm)),
+            &state.ctm,
+        );
+        let ink = translation(ink_end, 0.0);
         let end = multiply(&multiply(&render, &multiply(&ink, &page.tm)), &state.ctm);
         page.tm = multiply(&translation(advance, 0.0), &page.tm);
         self.text_bytes += text.len();
@@ -584,7 +709,13 @@ impl<'a> Walker<'a> {
         let rotation = Rotation::of(start[0], start[1]);
         let (x0, y) = rotation.unturn(start[4], start[5]);
         let (x1, _) = rotation.unturn(end[4], end[5]);
-        page.lines.push(rotation, x0, x1, y, size, &text);
+        match &mut page.actual {
+            Some(actual) => {
+                actual.start.get_or_insert((rotation, x0, y, size));
+                actual.end = x1;
+            }
+            None => page.lines.push(rotation, x0, x1, y, size, &text),
+        }
         Ok(())
     }
 
@@ -609,7 +740,22 @@ impl<'a> Walker<'a> {
             .get(b"Subtype")
             .and_then(Object::as_name)
             .is_ok_and(|s| s == b"Form");
-        if !is_form || page.forms.len() >= MAX_FORM_DEPTH || page.forms.contains(&id) {
+        if !is_form {
+            return Ok(());
+        }
+        self.draw_form(page, id, stream, resources)
+    }
+
+    /// Draws a form's content with its own resources (then `resources`), under its matrix.
+    fn draw_form(
+        &mut self,
+        page: &mut Page,
+        id: ObjectId,
+        stream: &'a lopdf::Stream,
+        resources: &Resources<'a>,
+    ) -> Result<(), Stop> {
+        let doc = self.doc;
+        if page.forms.len() >= MAX_FORM_DEPTH || page.forms.contains(&id) {
             return Ok(());
         }
         let room = MAX_PAGE_CONTENT_BYTES.saturating_sub(page.inflated);
@@ -653,9 +799,218 @@ impl<'a> Walker<'a> {
         (page.state, page.tm, page.tlm) = (saved_state, tm, tlm);
         outcome
     }
+
+    /// Draws the page's visible annotations after its content (§12.5): each one's normal
+    /// appearance, else the text poppler would make one of.
+    fn annotations(&mut self, page: &mut Page, page_id: ObjectId) -> Result<(), Stop> {
+        let doc = self.doc;
+        let Ok(annotations) = doc.get_page_annotations(page_id) else {
+            return Ok(());
+        };
+        let form = doc
+            .catalog()
+            .ok()
+            .and_then(|catalog| get(doc, catalog, b"AcroForm"))
+            .and_then(|form| form.as_dict().ok());
+        let regenerate = form
+            .and_then(|form| get(doc, form, b"NeedAppearances"))
+            .and_then(|b| b.as_bool().ok())
+            .unwrap_or(false);
+        let defaults: Resources<'a> = form
+            .and_then(|form| get(doc, form, b"DR"))
+            .and_then(|dr| dr.as_dict().ok())
+            .into_iter()
+            .collect();
+        for annotation in annotations.into_iter().take(MAX_ANNOTATIONS) {
+            // Hidden (bit 2) and NoView (bit 6) annotations are not shown on screen.
+            let flags = get(doc, annotation, b"F")
+                .and_then(|f| f.as_i64().ok())
+                .unwrap_or(0);
+            if flags & (2 | 32) != 0 {
+                continue;
+            }
+            let Some(rect) = get(doc, annotation, b"Rect")
+                .and_then(|r| r.as_array().ok())
+                .filter(|r| r.len() == 4)
+                .map(|r| -> [f32; 4] {
+                    let v: Vec<f32> = r.iter().map(|n| number(resolve(doc, n))).collect();
+                    [
+                        v[0].min(v[2]),
+                        v[1].min(v[3]),
+                        v[0].max(v[2]),
+                        v[1].max(v[3]),
+                    ]
+                })
+            else {
+                continue;
+            };
+            let subtype = get(doc, annotation, b"Subtype").and_then(|s| s.as_name().ok());
+            let value = match subtype {
+                Some(b"Widget") => field_value(doc, annotation),
+                Some(b"FreeText") => get(doc, annotation, b"Contents")
+                    .and_then(|c| lopdf::decode_text_string(c).ok()),
+                _ => None,
+            };
+            let appearance = appearance(doc, annotation);
+            page.state = State::new();
+            (page.tm, page.tlm) = (IDENTITY, IDENTITY);
+            match (appearance, value) {
+                (Some((id, stream)), value)
+                    if !(regenerate && value.is_some() && subtype == Some(b"Widget")) =>
+                {
+                    page.state.ctm = placement(stream, rect);
+                    self.draw_form(page, id, stream, &defaults)?;
+                }
+                (_, Some(value)) => {
+                    let size = font_size(doc, annotation, form).clamp(1.0, 1000.0);
+                    let mut y = rect[3] - size;
+                    for line in value.split(['\r', '\n']) {
+                        page.lines
+                            .push(Rotation::None, rect[0], rect[2], y, size, line);
+                        y -= size * 1.2;
+                    }
+                }
+                _ => {}
+            }
+            self.check_deadline()?;
+        }
+        Ok(())
+    }
+}
+
+/// Annotations drawn per page at most: a page of a real form has a few hundred.
+const MAX_ANNOTATIONS: usize = 10_000;
+
+/// An annotation's normal appearance stream (`/AP /N`, the one its `/AS` names when
+/// there are several).
+fn appearance<'a>(
+    doc: &'a Document,
+    annotation: &'a Dictionary,
+) -> Option<(ObjectId, &'a lopdf::Stream)> {
+    let normal = get(doc, annotation, b"AP")?
+        .as_dict()
+        .ok()?
+        .get(b"N")
+        .ok()?;
+    let (id, object) = doc.dereference(normal).ok()?;
+    match object {
+        Object::Stream(stream) => Some((id?, stream)),
+        Object::Dictionary(states) => {
+            let state = get(doc, annotation, b"AS")?.as_name().ok()?;
+            let (id, object) = doc.dereference(states.get(state).ok()?).ok()?;
+            Some((id?, object.as_stream().ok()?))
+        }
+        _ => None,
+    }
+}
+
+/// The matrix that puts an appearance's bounding box (under its own matrix) onto the
+/// annotation's rectangle (§12.5.5); the form's matrix is applied by `draw_form`.
+fn placement(stream: &lopdf::Stream, rect: [f32; 4]) -> Matrix {
+    let numbers = |key: &[u8]| -> Option<Vec<f32>> {
+        let array = stream.dict.get(key).ok()?.as_array().ok()?;
+        Some(array.iter().map(|n| number(Some(n))).collect())
+    };
+    let bbox = numbers(b"BBox")
+        .filter(|b| b.len() == 4)
+        .unwrap_or_else(|| rect.to_vec());
+    let m = numbers(b"Matrix")
+        .filter(|m| m.len() == 6)
+        .map_or(IDENTITY, |m| std::array::from_fn(|i| m[i]));
+    let corners = [
+        (bbox[0], bbox[1]),
+        (bbox[2], bbox[1]),
+        (bbox[0], bbox[3]),
+        (bbox[2], bbox[3]),
+    ]
+    .map(|(x, y)| (x * m[0] + y * m[2] + m[4], x * m[1] + y * m[3] + m[5]));
+    let fold = |f: fn(f32, f32) -> f32, pick: fn(&(f32, f32)) -> f32| {
+        corners.iter().map(pick).reduce(f).unwrap_or(0.0)
+    };
+    let (x0, x1) = (fold(f32::min, |c| c.0), fold(f32::max, |c| c.0));
+    let (y0, y1) = (fold(f32::min, |c| c.1), fold(f32::max, |c| c.1));
+    let scale = |to: f32, from: f32| {
+        if from.abs() > f32::EPSILON {
+            to / from
+        } else {
+            1.0
+        }
+    };
+    let (sx, sy) = (
+        scale(rect[2] - rect[0], x1 - x0),
+        scale(rect[3] - rect[1], y1 - y0),
+    );
+    [sx, 0.0, 0.0, sy, rect[0] - x0 * sx, rect[1] - y0 * sy]
+}
+
+/// A field's attribute, from the widget or the nearest field above it that has it.
+fn inherited<'a>(doc: &'a Document, widget: &'a Dictionary, key: &[u8]) -> Option<&'a Object> {
+    let mut dict = widget;
+    for _ in 0..16 {
+        if let Some(value) = get(doc, dict, key) {
+            return Some(value);
+        }
+        dict = get(doc, dict, b"Parent")?.as_dict().ok()?;
+    }
+    None
+}
+
+/// The text a text or choice field shows: its value (`/V`).
+fn field_value(doc: &Document, widget: &Dictionary) -> Option<String> {
+    let kind = inherited(doc, widget, b"FT")?.as_name().ok()?;
+    if kind != b"Tx" && kind != b"Ch" {
+        return None;
+    }
+    let value = match inherited(doc, widget, b"V")? {
+        Object::Array(items) => items
+            .iter()
+            .filter_map(|item| lopdf::decode_text_string(resolve(doc, item)?).ok())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        other => lopdf::decode_text_string(other).ok()?,
+    };
+    (!value.trim().is_empty()).then_some(value)
+}
+
+/// The font size a field's default appearance (`/DA`, "… /Helv 12 Tf …") asks for; 12
+/// for none or "auto" (0).
+fn font_size(doc: &Document, widget: &Dictionary, form: Option<&Dictionary>) -> f32 {
+    let da = inherited(doc, widget, b"DA")
+        .or_else(|| form.and_then(|form| get(doc, form, b"DA")))
+        .and_then(|da| da.as_str().ok())
+        .unwrap_or(b"");
+    let text = String::from_utf8_lossy(da);
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    tokens
+        .iter()
+        .position(|&t| t == "Tf")
+        .and_then(|i| tokens.get(i.checked_sub(1)?))
+        .and_then(|size| size.parse::<f32>().ok())
+        .filter(|size| size.is_finite() && *size > 0.0)
+        .unwrap_or(12.0)
 }
 
 impl Page {
+    /// `EMC`: ends the innermost marked-content sequence.
+    fn end_marked(&mut self) {
+        if self.marked.pop() == Some(true) {
+            self.end_actual_text();
+        }
+    }
+
+    /// Ends the `ActualText` being collected: its text goes where its glyphs were (none
+    /// when it drew none, as pdftotext drops it).
+    fn end_actual_text(&mut self) {
+        if let Some(Actual {
+            text,
+            start: Some((rotation, x0, y, size)),
+            end,
+        }) = self.actual.take()
+        {
+            self.lines.push(rotation, x0, end, y, size, &text);
+        }
+    }
+
     /// `Td`: a new line, offset from the start of the current one.
     fn next_line(&mut self, x: f32, y: f32) {
         self.tlm = multiply(&translation(x, y), &self.tlm);

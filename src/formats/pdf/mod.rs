@@ -26,6 +26,7 @@ mod font;
 mod glyph;
 mod layout;
 mod objects;
+mod predefined;
 #[rustfmt::skip]
 mod tables;
 
@@ -275,9 +276,62 @@ fn normalise(raw: &str) -> String {
             }
         }
         blank_pending = false;
-        out.push_str(clean);
+        out.push_str(&logical_order(clean));
     }
     out
+}
+
+/// Whether a character is written right to left (Hebrew, Arabic, Syriac, Thaana, N'Ko
+/// and their presentation forms).
+fn is_rtl(c: char) -> bool {
+    matches!(u32::from(c), 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF | 0x10800..=0x10FFF | 0x1E800..=0x1EFFF)
+}
+
+/// Whether a character is written left to right: a letter or digit of any other script.
+fn is_ltr(c: char) -> bool {
+    c.is_alphanumeric() && !is_rtl(c)
+}
+
+/// A line in reading order, as pdftotext gives it: a PDF draws right-to-left text left
+/// to right, as it is seen, so a right-to-left run is turned around (and a line that is
+/// mostly right to left is turned around whole, its left-to-right runs such as numbers
+/// and Latin words kept as they read).
+fn logical_order(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.chars().any(is_rtl) {
+        return line.into();
+    }
+    let mut chars: Vec<char> = line.chars().collect();
+    let rtl = chars.iter().filter(|&&c| is_rtl(c)).count();
+    let ltr = chars.iter().filter(|&&c| is_ltr(c)).count();
+    // Runs from a character of one kind to the last of that kind before one of the
+    // other: neutrals (spaces, punctuation) between two of a kind belong to the run.
+    let turn_runs = |chars: &mut Vec<char>, of_kind: fn(char) -> bool, other: fn(char) -> bool| {
+        let mut i = 0;
+        while i < chars.len() {
+            if !of_kind(chars[i]) {
+                i += 1;
+                continue;
+            }
+            let (start, mut last) = (i, i);
+            while i < chars.len() && !other(chars[i]) {
+                if of_kind(chars[i]) {
+                    last = i;
+                }
+                i += 1;
+            }
+            chars[start..=last].reverse();
+            i = last + 1;
+        }
+    };
+    if rtl > ltr {
+        // Leading indentation stays where it is.
+        let indent = chars.iter().take_while(|c| c.is_whitespace()).count();
+        chars[indent..].reverse();
+        turn_runs(&mut chars, is_ltr, is_rtl);
+    } else {
+        turn_runs(&mut chars, is_rtl, is_ltr);
+    }
+    chars.into_iter().collect::<String>().into()
 }
 
 #[cfg(test)]
@@ -288,6 +342,20 @@ mod tests {
     fn normalise_trims_collapses_and_replaces_controls() {
         let raw = "\n\n  title  \n\n\n\nbody\x00with\x0cnul\t tab \n \n\x0c\n";
         assert_eq!(normalise(raw), "  title\n\nbody with nul\t tab");
+    }
+
+    #[test]
+    fn right_to_left_runs_are_read_in_logical_order() {
+        // Drawn as seen: "שלום" appears as םולש, its letters left to right.
+        assert_eq!(logical_order("םולש"), "שלום");
+        // A right-to-left line keeps its number and Latin word as they read.
+        assert_eq!(logical_order("123 ABC םלוע םולש"), "שלום עולם 123 ABC");
+        // A Latin line with one Hebrew word turns that word only.
+        assert_eq!(
+            logical_order("the word םולש means peace"),
+            "the word שלום means peace"
+        );
+        assert_eq!(logical_order("plain"), "plain");
     }
 
     #[test]
