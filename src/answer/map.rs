@@ -37,6 +37,8 @@ pub struct MapReader<'r> {
     /// Files with a line in `keep`, and the map line of each file's path line.
     pub files: Vec<(u64, MapFile)>,
     done: bool,
+    /// The whole map as it is made, to be kept for the pages after this one.
+    recorder: Option<crate::answer::maps::Recorder>,
 }
 
 impl<'r> MapReader<'r> {
@@ -72,6 +74,20 @@ impl<'r> MapReader<'r> {
             keep,
             files: Vec::new(),
             done: false,
+            recorder: request
+                .settings
+                .cache
+                .then(crate::answer::maps::Recorder::new),
+        }
+    }
+
+    /// Keeps the map under `key` if it was read whole.
+    pub fn keep(self, key: &str) {
+        if let Some(recorder) = self.recorder
+            && self.done
+            && self.pending.is_empty()
+        {
+            recorder.keep(self.request, key);
         }
     }
 
@@ -88,20 +104,36 @@ impl<'r> MapReader<'r> {
             let Some(kind) = entry.file_type() else {
                 continue;
             };
+            let raw = entry
+                .path()
+                .strip_prefix(&self.base)
+                .unwrap_or(entry.path())
+                .as_os_str()
+                .as_bytes();
+            if kind.is_dir() {
+                if let Some(recorder) = &mut self.recorder {
+                    recorder.directory(&self.base, raw);
+                }
+                continue;
+            }
             if !(kind.is_file() || kind.is_symlink()) {
                 continue;
             }
-            let relative = entry
-                .path()
-                .strip_prefix(&self.base)
-                .unwrap_or(entry.path());
-            let relative = crate::workspace::sandbox::display_path(relative.as_os_str().as_bytes());
+            let relative = crate::workspace::sandbox::display_path(raw);
             let name = relative.rsplit('/').next().unwrap_or(&relative);
             // By name; a regular file without an extension by its `#!` line.
-            let language = match name.rfind('.').filter(|&dot| dot > 0) {
-                Some(_) => Language::detect(name, b""),
-                None if kind.is_file() => Language::detect(name, &first_line(entry.path())),
-                None => None,
+            let by_name = name.rfind('.').is_some_and(|dot| dot > 0);
+            let named = by_name.then(|| Language::detect(name, b"")).flatten();
+            let by_first_line = !by_name && kind.is_file();
+            // The `stat` of what the map reads, before it is read, is kept with the map.
+            if let Some(recorder) = &mut self.recorder
+                && (named.is_some() || by_first_line)
+            {
+                recorder.file(&self.base, raw);
+            }
+            let language = match by_first_line {
+                true => Language::detect(name, &first_line(entry.path())),
+                false => named,
             };
             if let Some(language) = language {
                 batch.push((relative, language));
@@ -135,7 +167,7 @@ impl<'r> MapReader<'r> {
                 line.extend_from_slice(&symbol.text);
                 self.push_line(&line);
             }
-            if wanted {
+            if wanted || self.recorder.is_some() {
                 let symbols = shown
                     .iter()
                     .map(|s| SymbolInfo {
@@ -152,7 +184,12 @@ impl<'r> MapReader<'r> {
                     language: language.name(),
                     symbols,
                 };
-                self.files.push((first, file));
+                if let Some(recorder) = &mut self.recorder {
+                    recorder.listed(first, &file);
+                }
+                if wanted {
+                    self.files.push((first, file));
+                }
             }
         }
     }
@@ -163,6 +200,11 @@ impl<'r> MapReader<'r> {
             .extend(text.iter().map(|&b| if b == b'\n' { b' ' } else { b }));
         self.pending.push_back(b'\n');
         self.line += 1;
+        if let Some(recorder) = &mut self.recorder {
+            let start = self.pending.len() - text.len() - 1;
+            let line: Vec<u8> = self.pending.range(start..).copied().collect();
+            recorder.line(&line);
+        }
     }
 }
 

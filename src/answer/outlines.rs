@@ -74,7 +74,7 @@ fn key(language: Language, bytes: &[u8]) -> String {
 
 /// What tells this build from another: the version, and the executable's size and time
 /// (a rebuild with other rules is another build).
-fn build() -> &'static str {
+pub(super) fn build() -> &'static str {
     static BUILD: OnceLock<String> = OnceLock::new();
     BUILD.get_or_init(|| {
         let exe = std::env::current_exe()
@@ -149,7 +149,7 @@ fn weight(symbols: &[Symbol]) -> u64 {
 }
 
 /// The cache directory, created 0700 if need be; None when there is no home for it.
-fn directory() -> Option<PathBuf> {
+pub(super) fn directory() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .map(PathBuf::from)
         .filter(|p| p.is_absolute())
@@ -241,8 +241,7 @@ fn read_entry(file: &Path, key: &str) -> Option<Vec<Symbol>> {
     Some(symbols)
 }
 
-/// Writes an entry through a temporary file renamed into place, then keeps the
-/// directory within its bound.
+/// Writes an outline's entry.
 fn write_entry(dir: &Path, key: &str, symbols: &[Symbol]) -> std::io::Result<()> {
     let rows: Vec<Value> = symbols
         .iter()
@@ -263,15 +262,21 @@ fn write_entry(dir: &Path, key: &str, symbols: &[Symbol]) -> std::io::Result<()>
         })
         .collect();
     let body = format!("{}\n{key}\n{}", build(), Value::Array(rows));
-    let temporary = dir.join(format!(".{key}.{}.tmp", std::process::id()));
+    write_atomically(dir, key, body.as_bytes())
+}
+
+/// Writes the entry `name` through a temporary file renamed into place, then keeps the
+/// directory within its bound.
+pub(super) fn write_atomically(dir: &Path, name: &str, body: &[u8]) -> std::io::Result<()> {
+    let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let mut out = fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(0o600)
         .open(&temporary)?;
     let written = out
-        .write_all(body.as_bytes())
-        .and_then(|()| fs::rename(&temporary, dir.join(key)));
+        .write_all(body)
+        .and_then(|()| fs::rename(&temporary, dir.join(name)));
     if written.is_err() {
         let _ = fs::remove_file(&temporary);
     }
