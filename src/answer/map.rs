@@ -14,9 +14,10 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::answer::maps::{Known, Previous, PreviousFile, Recorder};
 use crate::args::request::Request;
 use crate::outcome::{MapFile, SymbolInfo};
-use crate::structure::{Language, Symbol};
+use crate::structure::Language;
 use crate::workspace::sandbox::Opened;
 
 /// Files parsed together, one batch after another.
@@ -38,13 +39,29 @@ pub struct MapReader<'r> {
     pub files: Vec<(u64, MapFile)>,
     done: bool,
     /// The whole map as it is made, to be kept for the pages after this one.
-    recorder: Option<crate::answer::maps::Recorder>,
+    recorder: Option<Recorder>,
+    /// What the map kept before knew of the files, if there is one.
+    previous: Option<Previous>,
+}
+
+/// A source file to list: its path relative to the root as shown and as it is, its
+/// language by name, and its `stat` when the map is kept.
+struct Listed {
+    path: String,
+    raw: Vec<u8>,
+    language: Language,
+    stat: Option<Vec<u8>>,
 }
 
 impl<'r> MapReader<'r> {
     /// The map of the directory `real` (relative to the root); the files whose lines lie
     /// in `keep` are kept for `data.files`.
-    pub fn new(request: &'r Request, real: &str, keep: RangeInclusive<u64>) -> MapReader<'r> {
+    pub fn new(
+        request: &'r Request,
+        real: &str,
+        keep: RangeInclusive<u64>,
+        previous: Option<Previous>,
+    ) -> MapReader<'r> {
         let base = request.root.path_of(real);
         let deny_root = request.root.path_of("");
         let settings = request.settings.clone();
@@ -74,10 +91,8 @@ impl<'r> MapReader<'r> {
             keep,
             files: Vec::new(),
             done: false,
-            recorder: request
-                .settings
-                .cache
-                .then(crate::answer::maps::Recorder::new),
+            recorder: request.settings.cache.then(Recorder::new),
+            previous,
         }
     }
 
@@ -92,7 +107,7 @@ impl<'r> MapReader<'r> {
     }
 
     /// The next batch of source files in listing order, relative to the root.
-    fn next_batch(&mut self) -> Vec<(String, Language)> {
+    fn next_batch(&mut self) -> Vec<Listed> {
         let mut batch = Vec::new();
         while batch.len() < BATCH {
             let Some(entry) = self.walk.next() else {
@@ -126,17 +141,23 @@ impl<'r> MapReader<'r> {
             let named = by_name.then(|| Language::detect(name, b"")).flatten();
             let by_first_line = !by_name && kind.is_file();
             // The `stat` of what the map reads, before it is read, is kept with the map.
-            if let Some(recorder) = &mut self.recorder
-                && (named.is_some() || by_first_line)
-            {
-                recorder.file(&self.base, raw);
-            }
+            let stat = match &mut self.recorder {
+                Some(recorder) if named.is_some() || by_first_line => {
+                    Some(recorder.file(&self.base, raw))
+                }
+                _ => None,
+            };
             let language = match by_first_line {
                 true => Language::detect(name, &first_line(entry.path())),
                 false => named,
             };
             if let Some(language) = language {
-                batch.push((relative, language));
+                batch.push(Listed {
+                    path: relative,
+                    raw: raw.to_vec(),
+                    language,
+                    stat,
+                });
             }
         }
         batch
@@ -145,10 +166,10 @@ impl<'r> MapReader<'r> {
     /// Parses a batch on every core and appends its lines in order.
     fn produce(&mut self) {
         let batch = self.next_batch();
-        let outlines = parse_all(self.request, &batch);
-        for ((path, _), found) in batch.into_iter().zip(outlines) {
+        let outlines = parse_all(self.request, &batch, self.previous.as_ref());
+        for (Listed { path, .. }, found) in batch.into_iter().zip(outlines) {
             // What cannot be opened inside the root, or is denied, is not listed.
-            let Some((language, symbols)) = found else {
+            let Some((language, symbols, hash)) = found else {
                 continue;
             };
             let first = self.line;
@@ -171,9 +192,9 @@ impl<'r> MapReader<'r> {
                 let symbols = shown
                     .iter()
                     .map(|s| SymbolInfo {
-                        name: Some(s.symbol.name.clone()),
-                        qualified_name: Some(s.symbol.qualified_name.clone()),
-                        kind: s.symbol.kind,
+                        name: Some(s.name.clone()),
+                        qualified_name: Some(s.qualified_name.clone()),
+                        kind: s.kind,
                         start_line: s.start_line,
                         end_line: s.end_line,
                         depth: Some(s.depth),
@@ -185,7 +206,7 @@ impl<'r> MapReader<'r> {
                     symbols,
                 };
                 if let Some(recorder) = &mut self.recorder {
-                    recorder.listed(first, &file);
+                    recorder.listed(first, &file, hash.as_deref());
                 }
                 if wanted {
                     self.files.push((first, file));
@@ -221,9 +242,11 @@ impl Read for MapReader<'_> {
     }
 }
 
-/// A symbol as the map shows it: its lines and its definition's line, as text.
+/// A symbol as the map shows it: its names, lines and its definition's line, as text.
 struct Shown {
-    symbol: Symbol,
+    name: String,
+    qualified_name: String,
+    kind: &'static str,
     start_line: u64,
     end_line: u64,
     depth: u32,
@@ -232,14 +255,18 @@ struct Shown {
 
 /// The symbols of each file of `batch` (none for a file that cannot be read or parsed),
 /// parsed on every core.
-fn parse_all(request: &Request, batch: &[(String, Language)]) -> Vec<Option<Outlined>> {
+fn parse_all(
+    request: &Request,
+    batch: &[Listed],
+    previous: Option<&Previous>,
+) -> Vec<Option<Outlined>> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(batch.len());
     if workers <= 1 {
         return batch
             .iter()
-            .map(|(path, language)| symbols_of(request, path, *language))
+            .map(|listed| symbols_of(request, listed, previous))
             .collect();
     }
     let next = AtomicUsize::new(0);
@@ -250,10 +277,10 @@ fn parse_all(request: &Request, batch: &[(String, Language)]) -> Vec<Option<Outl
                     let mut done = Vec::new();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some((path, language)) = batch.get(i) else {
+                        let Some(listed) = batch.get(i) else {
                             break;
                         };
-                        done.push((i, symbols_of(request, path, *language)));
+                        done.push((i, symbols_of(request, listed, previous)));
                     }
                     done
                 })
@@ -272,13 +299,54 @@ fn parse_all(request: &Request, batch: &[(String, Language)]) -> Vec<Option<Outl
     out
 }
 
+/// A file's language, known once its bytes are (a `.h` file may be C++), its symbols,
+/// and the BLAKE3 of the bytes they come from (none when it was not read).
+type Outlined = (Language, Vec<Shown>, Option<String>);
+
+/// The file as the map kept before listed it.
+fn as_before(before: &PreviousFile, hash: Option<String>) -> Option<Outlined> {
+    let language = Language::named(before.file.language)?;
+    let shown = before
+        .file
+        .symbols
+        .iter()
+        .zip(&before.texts)
+        .map(|(s, text)| Shown {
+            name: s.name.clone().unwrap_or_default(),
+            qualified_name: s.qualified_name.clone().unwrap_or_default(),
+            kind: s.kind,
+            start_line: s.start_line,
+            end_line: s.end_line,
+            depth: s.depth.unwrap_or(0),
+            text: text.clone(),
+        })
+        .collect();
+    Some((language, shown, hash.or_else(|| before.hash.clone())))
+}
+
 /// One file's top-level symbols and their children, opened through the sandbox (so a
 /// link cannot lead out, and the deny policy applies to what it leads to). None: the
 /// file is not to be listed; no symbols: it is too large, binary or could not be parsed.
-/// A file's language, known once its bytes are (a `.h` file may be C++), and its symbols.
-type Outlined = (Language, Vec<Shown>);
-
-fn symbols_of(request: &Request, path: &str, language: Language) -> Option<Outlined> {
+/// A file the map kept before knew, by its `stat` or by its bytes, is listed as it was.
+fn symbols_of(request: &Request, listed: &Listed, previous: Option<&Previous>) -> Option<Outlined> {
+    let Listed {
+        path,
+        raw,
+        language,
+        stat,
+    } = listed;
+    let language = *language;
+    if let (Some(previous), Some(stat)) = (previous, stat) {
+        match previous.by_stat(raw, path, stat) {
+            Known::Listed(before) => {
+                if let Some(outlined) = as_before(before, None) {
+                    return Some(outlined);
+                }
+            }
+            Known::Unlisted => return None,
+            Known::Unknown => {}
+        }
+    }
     let resolved = request.root.resolve(OsStr::new(path)).ok()?;
     let denied = resolved.passed.iter().any(|p| {
         request
@@ -294,22 +362,32 @@ fn symbols_of(request: &Request, path: &str, language: Language) -> Option<Outli
         return None;
     }
     let Ok(Some(bytes)) = crate::read::up_to(&file, MAX_PARSE_BYTES) else {
-        return Some((language, Vec::new()));
+        return Some((language, Vec::new(), None));
     };
+    let hash = stat
+        .is_some()
+        .then(|| blake3::hash(&bytes).to_hex().to_string());
+    if let (Some(previous), Some(hash)) = (previous, &hash)
+        && let Some(before) = previous.by_hash(path, hash)
+        && let Some(outlined) = as_before(before, Some(hash.clone()))
+    {
+        return Some(outlined);
+    }
     let name = path.rsplit('/').next().unwrap_or(path);
     let language = Language::detect(name, &bytes).unwrap_or(language);
     if crate::read::sniff::classify_whole(&bytes, name, request.encoding).is_err() {
-        return Some((language, Vec::new()));
+        return Some((language, Vec::new(), hash));
     }
-    let Ok(symbols) = crate::answer::outlines::outline(request, language, &bytes, PARSE_BUDGET)
+    // What the map parses is kept with the map, not one entry a file.
+    let Ok(symbols) =
+        crate::answer::outlines::outline_unkept(request, language, &bytes, PARSE_BUDGET)
     else {
-        return Some((language, Vec::new()));
+        return Some((language, Vec::new(), hash));
     };
     let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
     let shown = symbols
         .iter()
         .filter(|s| s.depth <= 1)
-        .cloned()
         .map(|symbol| {
             let raw = lines
                 .get(symbol.def_line as usize - 1)
@@ -322,15 +400,17 @@ fn symbols_of(request: &Request, path: &str, language: Language) -> Option<Outli
             )
             .into_bytes();
             Shown {
+                name: symbol.name.clone(),
+                qualified_name: symbol.qualified_name.clone(),
+                kind: symbol.kind,
                 start_line: symbol.start_line,
                 end_line: symbol.end_line,
                 depth: symbol.depth,
-                symbol,
                 text,
             }
         })
         .collect();
-    Some((language, shown))
+    Some((language, shown, hash))
 }
 
 /// The first line of a regular file, up to 256 bytes (for its `#!`). Opened without

@@ -16,7 +16,7 @@
 //! and the map's text. Kept as the outlines are: in the MCP server's memory, and for the
 //! command line in the cache directory, written atomically.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
@@ -26,7 +26,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::args::request::{Mode, Request};
 use crate::outcome::{MapFile, SymbolInfo};
-use crate::structure::kind_named;
+use crate::structure::{Language, kind_named};
 
 /// What the first line of an entry starts with: the format, which a change of it renews.
 const MAGIC: &str = "agentread-map 1";
@@ -37,19 +37,6 @@ const MEMORY_BYTES: usize = 64 << 20;
 /// How long after the last change to what a map is made from it may be kept.
 const SETTLE: Duration = Duration::from_secs(2);
 
-/// The names `data.language` gives (`Language::name`).
-const LANGUAGE_NAMES: [&str; 9] = [
-    "rust",
-    "python",
-    "javascript",
-    "typescript",
-    "go",
-    "java",
-    "c",
-    "cpp",
-    "markdown",
-];
-
 /// The names of the files beside a directory's entries that steer the walk.
 const IGNORE_FILES: [&str; 3] = [".gitignore", ".ignore", ".git/info/exclude"];
 
@@ -58,19 +45,22 @@ pub struct Recorder {
     stats: Vec<u8>,
     files: Vec<u8>,
     text: Vec<u8>,
-    /// The latest modification or change time seen, in seconds.
-    newest: i64,
+    /// What was changed at or after this time (in seconds) is kept as changed.
+    settled: i64,
     /// Whether the map can still be kept (not too large, no path it cannot write).
     whole: bool,
 }
 
 impl Recorder {
     pub fn new() -> Recorder {
+        let now = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
         Recorder {
             stats: Vec::new(),
             files: Vec::new(),
             text: Vec::new(),
-            newest: i64::MIN,
+            settled: i64::try_from(now.saturating_sub(SETTLE.as_secs())).unwrap_or(0),
             whole: true,
         }
     }
@@ -88,25 +78,31 @@ impl Recorder {
         }
     }
 
-    /// A file the map lists or looks into (`relative` to the root), before it is read.
-    pub fn file(&mut self, base: &Path, relative: &[u8]) {
-        self.stat(base, relative);
+    /// A file the map lists or looks into (`relative` to the root), before it is read:
+    /// its `stat` now.
+    pub fn file(&mut self, base: &Path, relative: &[u8]) -> Vec<u8> {
+        self.stat(base, relative)
     }
 
-    fn stat(&mut self, base: &Path, relative: &[u8]) {
+    fn stat(&mut self, base: &Path, relative: &[u8]) -> Vec<u8> {
+        let (line, newest) = signature(base, relative);
         if !self.whole {
-            return;
+            return line;
         }
         if relative.contains(&b'\n') {
             self.whole = false;
-            return;
+            return line;
         }
-        let (line, newest) = signature(base, relative);
-        self.newest = self.newest.max(newest);
-        self.stats.extend_from_slice(&line);
+        // Changed too lately to be told from a change to come in the same clock tick:
+        // kept as a `stat` no file has, so that it is looked at again.
+        match newest >= self.settled {
+            true => self.stats.push(b'?'),
+            false => self.stats.extend_from_slice(&line),
+        }
         self.stats.push(b' ');
         self.stats.extend_from_slice(relative);
         self.stats.push(b'\n');
+        line
     }
 
     /// A line of the map, as the reader gives it (with its newline).
@@ -117,8 +113,9 @@ impl Recorder {
         }
     }
 
-    /// A listed file whose path is the map's line `first`.
-    pub fn listed(&mut self, first: u64, file: &MapFile) {
+    /// A listed file whose path is the map's line `first`, with the BLAKE3 of the bytes
+    /// it was outlined from (none when it was not read).
+    pub fn listed(&mut self, first: u64, file: &MapFile, hash: Option<&str>) {
         if !self.whole {
             return;
         }
@@ -137,8 +134,10 @@ impl Recorder {
             })
             .collect();
         let json = serde_json::json!([file.path, file.language, symbols]);
-        self.files
-            .extend_from_slice(format!("{first} {} {json}\n", file.symbols.len()).as_bytes());
+        let hash = hash.unwrap_or("-");
+        self.files.extend_from_slice(
+            format!("{first} {} {hash} {json}\n", file.symbols.len()).as_bytes(),
+        );
         self.check_size();
     }
 
@@ -154,12 +153,6 @@ impl Recorder {
     /// Keeps the map made under `key`, unless it cannot be kept.
     pub fn keep(self, request: &Request, key: &str) {
         if !self.whole {
-            return;
-        }
-        let now = SystemTime::now()
-            .duration_since(SystemTime::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        if self.newest >= i64::try_from(now.saturating_sub(SETTLE.as_secs())).unwrap_or(0) {
             return;
         }
         let mut entry = format!("{MAGIC} {}\n{key}\n", super::outlines::build()).into_bytes();
@@ -230,15 +223,17 @@ fn entry_name(key: &str) -> String {
 /// A kept map that is still the map of its tree.
 pub struct Kept {
     entry: Arc<Vec<u8>>,
-    /// Where the files' lines and the text start in `entry`.
+    /// Where the `stat` lines are in `entry`, and where the files' lines and the text
+    /// start.
+    stats: std::ops::Range<usize>,
     files: usize,
     file_count: usize,
     text: usize,
 }
 
 impl Kept {
-    /// The map kept under `key`, if there is one and nothing it was made from changed.
-    pub fn find(request: &Request, key: &str) -> Option<Kept> {
+    /// The map kept under `key`, if there is one, whether or not its tree has changed.
+    pub fn load(request: &Request, key: &str) -> Option<Kept> {
         let entry = match request.mode {
             Mode::Mcp => memory_get(key)?,
             Mode::CommandLine { .. } | Mode::Call => {
@@ -254,21 +249,12 @@ impl Kept {
             return None;
         }
         let count = |line: &[u8]| std::str::from_utf8(line).ok()?.parse::<usize>().ok();
-        let stats = count(next_line(&entry, &mut at)?)?;
-        let base = request.root.path_of("");
-        for _ in 0..stats {
-            let line = next_line(&entry, &mut at)?;
-            // The signature is five words (or `-`), then the path.
-            let split = if line.starts_with(b"- ") {
-                1
-            } else {
-                nth_space(line, 5)?
-            };
-            let (recorded, path) = (&line[..split], &line[split + 1..]);
-            if signature(&base, path).0 != recorded {
-                return None;
-            }
+        let stat_count = count(next_line(&entry, &mut at)?)?;
+        let stats = at;
+        for _ in 0..stat_count {
+            next_line(&entry, &mut at)?;
         }
+        let stats = stats..at;
         let file_count = count(next_line(&entry, &mut at)?)?;
         let files = at;
         for _ in 0..file_count {
@@ -277,10 +263,81 @@ impl Kept {
         let text = at;
         Some(Kept {
             entry,
+            stats,
             files,
             file_count,
             text,
         })
+    }
+
+    /// The `stat` lines: each as it was recorded, and its path.
+    fn stats(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        self.entry[self.stats.clone()]
+            .split(|&b| b == b'\n')
+            .filter(|line| !line.is_empty())
+            .filter_map(|line| {
+                // The signature is five words (or `-` or `?`), then the path.
+                let split = match line.first() {
+                    Some(b'-' | b'?') => 1,
+                    _ => nth_space(line, 5)?,
+                };
+                Some((&line[..split], line.get(split + 1..)?))
+            })
+    }
+
+    /// Whether nothing the map was made from has changed since.
+    pub fn holds(&self, request: &Request) -> bool {
+        let base = request.root.path_of("");
+        self.stats()
+            .all(|(recorded, path)| signature(&base, path).0 == recorded)
+    }
+
+    /// What the map knew of each file, for a map made again.
+    pub fn previous(&self) -> Previous {
+        let stats = self
+            .stats()
+            .map(|(recorded, path)| (path.to_vec(), recorded.to_vec()))
+            .collect();
+        let text = self.text();
+        let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+        let mut listed = HashMap::new();
+        for (first, hash, file) in self.all_files() {
+            // Symbol i is the map's line first + 1 + i, the index first + i.
+            let texts = (0..file.symbols.len())
+                .map(|i| {
+                    // `  START-END | TEXT`: the text after the first ` | `.
+                    let line = lines.get(first as usize + i).copied().unwrap_or_default();
+                    let at = memchr::memmem::find(line, b" | ").map_or(line.len(), |at| at + 3);
+                    line[at.min(line.len())..].to_vec()
+                })
+                .collect();
+            listed.insert(file.path.clone(), PreviousFile { hash, file, texts });
+        }
+        Previous { stats, listed }
+    }
+
+    /// Every file with its path line and hash.
+    fn all_files(&self) -> Vec<(u64, Option<String>, MapFile)> {
+        let block = &self.entry[self.files..self.text];
+        let mut out = Vec::new();
+        for line in block.split(|&b| b == b'\n').take(self.file_count) {
+            let mut words = line.splitn(4, |&b| b == b' ');
+            let number = |w: Option<&[u8]>| std::str::from_utf8(w?).ok()?.parse::<u64>().ok();
+            let (first, _, hash, json) = (
+                number(words.next()),
+                words.next(),
+                words.next(),
+                words.next(),
+            );
+            let (Some(first), Some(hash), Some(json)) = (first, hash, json) else {
+                continue;
+            };
+            let hash = (hash != b"-").then(|| String::from_utf8_lossy(hash).into_owned());
+            if let Some(file) = map_file(json) {
+                out.push((first, hash, file));
+            }
+        }
+        out
     }
 
     /// The map's text.
@@ -293,11 +350,14 @@ impl Kept {
         let mut out = Vec::new();
         let block = &self.entry[self.files..self.text];
         for line in block.split(|&b| b == b'\n').take(self.file_count) {
-            let mut words = line.splitn(3, |&b| b == b' ');
+            let mut words = line.splitn(4, |&b| b == b' ');
             let number = |w: Option<&[u8]>| std::str::from_utf8(w?).ok()?.parse::<u64>().ok();
-            let (Some(first), Some(count), Some(json)) =
-                (number(words.next()), number(words.next()), words.next())
-            else {
+            let (Some(first), Some(count), Some(_hash), Some(json)) = (
+                number(words.next()),
+                number(words.next()),
+                words.next(),
+                words.next(),
+            ) else {
                 continue;
             };
             if first > *lines.end() || first + count < *lines.start() {
@@ -319,6 +379,50 @@ fn next_line<'e>(entry: &'e [u8], at: &mut usize) -> Option<&'e [u8]> {
     Some(&rest[..end])
 }
 
+/// What a map kept knew of its files, when it is made again: a file whose `stat` is as
+/// it was, or whose bytes are, is listed as it was, without reading or parsing it.
+pub struct Previous {
+    /// Each path's `stat` as recorded.
+    stats: HashMap<Vec<u8>, Vec<u8>>,
+    listed: HashMap<String, PreviousFile>,
+}
+
+/// A file as a map listed it.
+pub struct PreviousFile {
+    /// The BLAKE3 of the bytes its symbols come from, if it was read.
+    pub hash: Option<String>,
+    pub file: MapFile,
+    /// The text each symbol's line showed.
+    pub texts: Vec<Vec<u8>>,
+}
+
+/// What a kept map says of a file now: listed as it was, not listed, or unknown.
+pub enum Known<'p> {
+    Listed(&'p PreviousFile),
+    Unlisted,
+    Unknown,
+}
+
+impl Previous {
+    /// What is known of `relative` (display path `path`) when its `stat` is now `stat`.
+    pub fn by_stat(&self, relative: &[u8], path: &str, stat: &[u8]) -> Known<'_> {
+        match self.stats.get(relative) {
+            Some(recorded) if recorded == stat && stat != b"-" => match self.listed.get(path) {
+                Some(file) => Known::Listed(file),
+                None => Known::Unlisted,
+            },
+            _ => Known::Unknown,
+        }
+    }
+
+    /// The file `path` as it was listed, if it was read from bytes whose hash is `hash`.
+    pub fn by_hash(&self, path: &str, hash: &str) -> Option<&PreviousFile> {
+        self.listed
+            .get(path)
+            .filter(|file| file.hash.as_deref() == Some(hash))
+    }
+}
+
 /// The byte where the `n`th space of `line` is.
 fn nth_space(line: &[u8], n: usize) -> Option<usize> {
     memchr::memchr_iter(b' ', line).nth(n - 1)
@@ -332,10 +436,7 @@ fn map_file(json: &[u8]) -> Option<MapFile> {
     let [path, language, symbols] = &parts[..] else {
         return None;
     };
-    let language = LANGUAGE_NAMES
-        .iter()
-        .copied()
-        .find(|l| Some(*l) == language.as_str())?;
+    let language = Language::named(language.as_str()?)?.name();
     let mut out = Vec::new();
     for symbol in symbols.as_array()? {
         let [name, qualified_name, kind, start, end, depth] = &symbol.as_array()?[..] else {

@@ -211,15 +211,17 @@ fn read_map(
     let key = request.settings.cache.then(|| maps::key(request, &real));
     let kept = key
         .as_deref()
-        .and_then(|key| maps::Kept::find(request, key));
-    let (read, found) = match &kept {
-        Some(kept) => {
+        .and_then(|key| maps::Kept::load(request, key));
+    let (read, found) = match kept {
+        Some(kept) if kept.holds(request) => {
             let input = read::TextInput::Stream(Cursor::new(kept.text()));
             let read = read::text(input, "", options, None).map_err(refused)?;
             (read, kept.files(keep))
         }
-        None => {
-            let mut reader = map::MapReader::new(request, &real, keep);
+        kept => {
+            // Made again: what the kept map knew of a file unchanged is not read again.
+            let previous = kept.map(|kept| kept.previous());
+            let mut reader = map::MapReader::new(request, &real, keep, previous);
             let read = read::text(read::TextInput::Stream(&mut reader), "", options, None)
                 .map_err(refused)?;
             let found = std::mem::take(&mut reader.files);

@@ -63,6 +63,29 @@ pub fn outline(
     }
 }
 
+/// [`outline`], taken from the kept outlines when there, but not kept when parsed: a
+/// directory's map keeps what it parsed with the map (`maps`).
+pub fn outline_unkept(
+    request: &Request,
+    language: Language,
+    bytes: &[u8],
+    budget: Duration,
+) -> Result<Arc<Vec<Symbol>>, OutlineError> {
+    if request.settings.cache {
+        let key = key(language, bytes);
+        let kept = match request.mode {
+            Mode::Mcp => memory().get(&key),
+            Mode::CommandLine { .. } | Mode::Call => {
+                directory().and_then(|dir| read_entry(&dir.join(&key), &key).map(Arc::new))
+            }
+        };
+        if let Some(symbols) = kept {
+            return Ok(symbols);
+        }
+    }
+    structure::outline(language, bytes, budget).map(Arc::new)
+}
+
 /// The entry's name: the BLAKE3 of this build, the language and the file's bytes.
 fn key(language: Language, bytes: &[u8]) -> String {
     let mut hasher = blake3::Hasher::new();
