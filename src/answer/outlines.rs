@@ -35,7 +35,7 @@ pub fn outline(
     budget: Duration,
 ) -> Result<Arc<Vec<Symbol>>, OutlineError> {
     if !request.settings.cache {
-        return structure::outline(language, bytes, budget).map(Arc::new);
+        return structure::outline_split(language, bytes, budget).map(Arc::new);
     }
     let key = key(language, bytes);
     match request.mode {
@@ -43,19 +43,19 @@ pub fn outline(
             if let Some(symbols) = memory().get(&key) {
                 return Ok(symbols);
             }
-            let symbols = Arc::new(structure::outline(language, bytes, budget)?);
+            let symbols = Arc::new(structure::outline_split(language, bytes, budget)?);
             memory().put(key, Arc::clone(&symbols));
             Ok(symbols)
         }
         Mode::CommandLine { .. } | Mode::Call => {
             let Some(dir) = directory() else {
-                return structure::outline(language, bytes, budget).map(Arc::new);
+                return structure::outline_split(language, bytes, budget).map(Arc::new);
             };
             let file = dir.join(&key);
             if let Some(symbols) = read_entry(&file, &key) {
                 return Ok(Arc::new(symbols));
             }
-            let symbols = structure::outline(language, bytes, budget)?;
+            let symbols = structure::outline_split(language, bytes, budget)?;
             // A cache that cannot be written is no cache: the answer stands.
             let _ = write_entry(&dir, &key, &symbols);
             Ok(Arc::new(symbols))

@@ -32,7 +32,7 @@ struct Heading {
 /// it in pieces of at least `piece_bytes`.
 pub(super) fn sections(
     source: &[u8],
-    deadline: Deadline,
+    deadline: Deadline<'_>,
     piece_bytes: usize,
     out: &mut Collected,
 ) -> Result<(), OutlineError> {
@@ -120,7 +120,7 @@ fn headings(
     piece: &str,
     first_line: u64,
     references: &References,
-    deadline: Deadline,
+    deadline: Deadline<'_>,
 ) -> Result<Vec<Heading>, OutlineError> {
     // CommonMark alone: no extension adds or hides headings.
     let options = Options::empty();

@@ -38,7 +38,7 @@ pub(super) fn parser(grammar: &tree_sitter::Language) -> Result<Parser, OutlineE
 pub(super) fn parse(
     parser: &mut Parser,
     source: &[u8],
-    deadline: Deadline,
+    deadline: Deadline<'_>,
 ) -> Result<Tree, OutlineError> {
     let mut timed_out = false;
     let mut calls = 0u32;

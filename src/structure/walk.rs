@@ -73,7 +73,7 @@ pub(super) fn symbols(
     first_row: usize,
     rules: &Rules,
     separator: &'static str,
-    deadline: Deadline,
+    deadline: Deadline<'_>,
     out: &mut Collected,
 ) -> Result<(), OutlineError> {
     let mut walker = Walker {

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::super::Language;
-use super::super::outline::outline_in_pieces;
+use super::super::outline::{outline_in_pieces, outline_with};
 use super::{clike, ecmascript, go, java, markdown, python, rust};
 
 /// Files whose column-0 lines after blank lines lie inside something else.
@@ -64,6 +64,37 @@ fn outlines_in_pieces_equal_outlines_whole() {
                 pieces, whole,
                 "{language:?} in pieces of {piece_bytes}:\n{source}"
             );
+        }
+    }
+}
+
+#[test]
+fn outlines_in_halves_equal_outlines_whole() {
+    let fixtures: Vec<(Language, &str)> = [
+        (Language::Rust, rust::SOURCE),
+        (Language::Python, python::SOURCE),
+        (Language::JavaScript, ecmascript::JAVASCRIPT),
+        (Language::TypeScript, ecmascript::TYPESCRIPT),
+        (Language::Go, go::SOURCE),
+        (Language::Java, java::SOURCE),
+        (Language::C, clike::C_SOURCE),
+        (Language::Cpp, clike::CPP_SOURCE),
+    ]
+    .into_iter()
+    .chain(TRAPS.iter().copied())
+    .collect();
+    let budget = Duration::from_secs(10);
+    for (language, source) in fixtures {
+        let whole = outline_in_pieces(language, source.as_bytes(), budget, usize::MAX).unwrap();
+        // Halves from 0 bytes: every fixture is cut at the first cut after its middle.
+        let halves = outline_with(language, source.as_bytes(), budget, usize::MAX, 0).unwrap();
+        assert_eq!(halves, whole, "{language:?} in halves:\n{source}");
+        // Each prefix too, so that the middle falls everywhere.
+        for end in (1..source.len()).filter(|&end| source.is_char_boundary(end)) {
+            let prefix = &source.as_bytes()[..end];
+            let whole = outline_in_pieces(language, prefix, budget, usize::MAX);
+            let halves = outline_with(language, prefix, budget, usize::MAX, 0);
+            assert_eq!(halves, whole, "{language:?} in halves:\n{}", &source[..end]);
         }
     }
 }
