@@ -18,11 +18,13 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::ffi::OsStr;
+use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, SystemTime};
+
+use rustix::fs::{AtFlags, Mode as FileMode, OFlags};
 
 use crate::args::request::{Mode, Request};
 use crate::outcome::{MapFile, SymbolInfo};
@@ -37,14 +39,23 @@ const MEMORY_BYTES: usize = 64 << 20;
 /// How long after the last change to what a map is made from it may be kept.
 const SETTLE: Duration = Duration::from_secs(2);
 
-/// The names of the files beside a directory's entries that steer the walk.
-const IGNORE_FILES: [&str; 3] = [".gitignore", ".ignore", ".git/info/exclude"];
+/// The files beside a directory's entries that steer the walk, and the directories that
+/// hold one. Only those there are kept: one added changes the `stat` of the directory
+/// that holds it.
+const IGNORE_FILES: [&str; 5] = [
+    ".gitignore",
+    ".ignore",
+    ".git",
+    ".git/info",
+    ".git/info/exclude",
+];
 
 /// A map being made, as the walk and the map's lines come.
 pub struct Recorder {
     stats: Vec<u8>,
     files: Vec<u8>,
     text: Vec<u8>,
+    stater: Stater,
     /// What was changed at or after this time (in seconds) is kept as changed.
     settled: i64,
     /// Whether the map can still be kept (not too large, no path it cannot write).
@@ -60,6 +71,7 @@ impl Recorder {
             stats: Vec::new(),
             files: Vec::new(),
             text: Vec::new(),
+            stater: Stater::default(),
             settled: i64::try_from(now.saturating_sub(SETTLE.as_secs())).unwrap_or(0),
             whole: true,
         }
@@ -74,7 +86,9 @@ impl Recorder {
                 path.push(b'/');
             }
             path.extend_from_slice(name.as_bytes());
-            self.stat(base, &path);
+            if self.stater.stat(base, &path).0 != b"-" {
+                self.stat(base, &path);
+            }
         }
     }
 
@@ -85,7 +99,7 @@ impl Recorder {
     }
 
     fn stat(&mut self, base: &Path, relative: &[u8]) -> Vec<u8> {
-        let (line, newest) = signature(base, relative);
+        let (line, newest) = self.stater.stat(base, relative);
         if !self.whole {
             return line;
         }
@@ -176,26 +190,52 @@ fn count_lines(bytes: &[u8]) -> usize {
     memchr::memchr_iter(b'\n', bytes).count()
 }
 
-/// `relative`'s `stat` as a line's first words (`-` when there is none), and its latest
-/// time in seconds.
-fn signature(base: &Path, relative: &[u8]) -> (Vec<u8>, i64) {
-    let path = base.join(OsStr::from_bytes(relative));
-    match std::fs::metadata(&path) {
-        Ok(m) => (
-            format!(
-                "{} {} {} {}.{} {}.{}",
-                m.dev(),
-                m.ino(),
-                m.len(),
-                m.mtime(),
-                m.mtime_nsec(),
-                m.ctime(),
-                m.ctime_nsec()
-            )
-            .into_bytes(),
-            m.mtime().max(m.ctime()),
-        ),
-        Err(_) => (b"-".to_vec(), i64::MIN),
+/// `stat` by directory: each directory opened once, its entries looked up in it (a path
+/// looked up from the root each time took most of a page's time).
+#[derive(Default)]
+struct Stater {
+    directories: HashMap<Vec<u8>, Option<OwnedFd>>,
+}
+
+impl Stater {
+    /// `relative`'s `stat` as a line's first words (`-` when there is none), and its
+    /// latest time in seconds.
+    fn stat(&mut self, base: &Path, relative: &[u8]) -> (Vec<u8>, i64) {
+        let (parent, name) = match memchr::memrchr(b'/', relative) {
+            Some(slash) => (&relative[..slash], &relative[slash + 1..]),
+            None => (&b""[..], relative),
+        };
+        let stat = match name {
+            b"" => rustix::fs::stat(base),
+            _ => {
+                let directory = self.directories.entry(parent.to_vec()).or_insert_with(|| {
+                    let path = base.join(OsStr::from_bytes(parent));
+                    let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+                    rustix::fs::open(&path, flags, FileMode::empty()).ok()
+                });
+                match directory {
+                    Some(fd) => rustix::fs::statat(&*fd, OsStr::from_bytes(name), AtFlags::empty()),
+                    None => Err(rustix::io::Errno::NOENT),
+                }
+            }
+        };
+        match stat {
+            Ok(m) => (
+                format!(
+                    "{} {} {} {}.{} {}.{}",
+                    m.st_dev,
+                    m.st_ino,
+                    m.st_size,
+                    m.st_mtime,
+                    m.st_mtime_nsec,
+                    m.st_ctime,
+                    m.st_ctime_nsec
+                )
+                .into_bytes(),
+                m.st_mtime.max(m.st_ctime),
+            ),
+            Err(_) => (b"-".to_vec(), i64::MIN),
+        }
     }
 }
 
@@ -288,8 +328,9 @@ impl Kept {
     /// Whether nothing the map was made from has changed since.
     pub fn holds(&self, request: &Request) -> bool {
         let base = request.root.path_of("");
+        let mut stater = Stater::default();
         self.stats()
-            .all(|(recorded, path)| signature(&base, path).0 == recorded)
+            .all(|(recorded, path)| stater.stat(&base, path).0 == recorded)
     }
 
     /// What the map knew of each file, for a map made again.
