@@ -14,9 +14,10 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::answer::maps::{Known, NotParsed, Previous, PreviousFile, Recorder};
 use crate::args::request::Request;
 use crate::outcome::{MapFile, SymbolInfo};
-use crate::structure::{Language, OutlineError, Symbol};
+use crate::structure::Language;
 use crate::workspace::sandbox::Opened;
 
 /// Files parsed together, one batch after another.
@@ -39,12 +40,30 @@ pub struct MapReader<'r> {
     /// How many files of the whole map are listed without their symbols.
     pub not_parsed: u64,
     done: bool,
+    /// The whole map as it is made, to be kept for the pages after this one.
+    recorder: Option<Recorder>,
+    /// What the map kept before knew of the files, if there is one.
+    previous: Option<Previous>,
+}
+
+/// A source file to list: its path relative to the root as shown and as it is, its
+/// language by name, and its `stat` when the map is kept.
+struct Listed {
+    path: String,
+    raw: Vec<u8>,
+    language: Language,
+    stat: Option<Vec<u8>>,
 }
 
 impl<'r> MapReader<'r> {
     /// The map of the directory `real` (relative to the root); the files whose lines lie
     /// in `keep` are kept for `data.files`.
-    pub fn new(request: &'r Request, real: &str, keep: RangeInclusive<u64>) -> MapReader<'r> {
+    pub fn new(
+        request: &'r Request,
+        real: &str,
+        keep: RangeInclusive<u64>,
+        previous: Option<Previous>,
+    ) -> MapReader<'r> {
         let base = request.root.path_of(real);
         let deny_root = request.root.path_of("");
         let settings = request.settings.clone();
@@ -75,11 +94,23 @@ impl<'r> MapReader<'r> {
             files: Vec::new(),
             not_parsed: 0,
             done: false,
+            recorder: request.settings.cache.then(Recorder::new),
+            previous,
+        }
+    }
+
+    /// Keeps the map under `key` if it was read whole.
+    pub fn keep(self, key: &str) {
+        if let Some(recorder) = self.recorder
+            && self.done
+            && self.pending.is_empty()
+        {
+            recorder.keep(self.request, key);
         }
     }
 
     /// The next batch of source files in listing order, relative to the root.
-    fn next_batch(&mut self) -> Vec<(String, Language)> {
+    fn next_batch(&mut self) -> Vec<Listed> {
         let mut batch = Vec::new();
         while batch.len() < BATCH {
             let Some(entry) = self.walk.next() else {
@@ -91,23 +122,45 @@ impl<'r> MapReader<'r> {
             let Some(kind) = entry.file_type() else {
                 continue;
             };
+            let raw = entry
+                .path()
+                .strip_prefix(&self.base)
+                .unwrap_or(entry.path())
+                .as_os_str()
+                .as_bytes();
+            if kind.is_dir() {
+                if let Some(recorder) = &mut self.recorder {
+                    recorder.directory(&self.base, raw);
+                }
+                continue;
+            }
             if !(kind.is_file() || kind.is_symlink()) {
                 continue;
             }
-            let relative = entry
-                .path()
-                .strip_prefix(&self.base)
-                .unwrap_or(entry.path());
-            let relative = crate::workspace::sandbox::display_path(relative.as_os_str().as_bytes());
+            let relative = crate::workspace::sandbox::display_path(raw);
             let name = relative.rsplit('/').next().unwrap_or(&relative);
             // By name; a regular file without an extension by its `#!` line.
-            let language = match name.rfind('.').filter(|&dot| dot > 0) {
-                Some(_) => Language::detect(name, b""),
-                None if kind.is_file() => Language::detect(name, &first_line(entry.path())),
-                None => None,
+            let by_name = name.rfind('.').is_some_and(|dot| dot > 0);
+            let named = by_name.then(|| Language::detect(name, b"")).flatten();
+            let by_first_line = !by_name && kind.is_file();
+            // The `stat` of what the map reads, before it is read, is kept with the map.
+            let stat = match &mut self.recorder {
+                Some(recorder) if named.is_some() || by_first_line => {
+                    Some(recorder.file(&self.base, raw))
+                }
+                _ => None,
+            };
+            let language = match by_first_line {
+                true => Language::detect(name, &first_line(entry.path())),
+                false => named,
             };
             if let Some(language) = language {
-                batch.push((relative, language));
+                batch.push(Listed {
+                    path: relative,
+                    raw: raw.to_vec(),
+                    language,
+                    stat,
+                });
             }
         }
         batch
@@ -116,10 +169,10 @@ impl<'r> MapReader<'r> {
     /// Parses a batch on every core and appends its lines in order.
     fn produce(&mut self) {
         let batch = self.next_batch();
-        let outlines = parse_all(self.request, &batch);
-        for ((path, _), found) in batch.into_iter().zip(outlines) {
+        let outlines = parse_all(self.request, &batch, self.previous.as_ref());
+        for (Listed { path, .. }, found) in batch.into_iter().zip(outlines) {
             // What cannot be opened inside the root, or is denied, is not listed.
-            let Some((language, symbols)) = found else {
+            let Some((language, symbols, hash)) = found else {
                 continue;
             };
             let (symbols, not_parsed) = match symbols {
@@ -146,13 +199,13 @@ impl<'r> MapReader<'r> {
                 line.extend_from_slice(&symbol.text);
                 self.push_line(&line);
             }
-            if wanted {
+            if wanted || self.recorder.is_some() {
                 let symbols = shown
                     .iter()
                     .map(|s| SymbolInfo {
-                        name: Some(s.symbol.name.clone()),
-                        qualified_name: Some(s.symbol.qualified_name.clone()),
-                        kind: s.symbol.kind,
+                        name: Some(s.name.clone()),
+                        qualified_name: Some(s.qualified_name.clone()),
+                        kind: s.kind,
                         start_line: s.start_line,
                         end_line: s.end_line,
                         depth: Some(s.depth),
@@ -164,7 +217,12 @@ impl<'r> MapReader<'r> {
                     not_parsed: not_parsed.map(NotParsed::name),
                     symbols,
                 };
-                self.files.push((first, file));
+                if let Some(recorder) = &mut self.recorder {
+                    recorder.listed(first, &file, hash.as_deref());
+                }
+                if wanted {
+                    self.files.push((first, file));
+                }
             }
         }
     }
@@ -175,6 +233,11 @@ impl<'r> MapReader<'r> {
             .extend(text.iter().map(|&b| if b == b'\n' { b' ' } else { b }));
         self.pending.push_back(b'\n');
         self.line += 1;
+        if let Some(recorder) = &mut self.recorder {
+            let start = self.pending.len() - text.len() - 1;
+            let line: Vec<u8> = self.pending.range(start..).copied().collect();
+            recorder.line(&line);
+        }
     }
 }
 
@@ -191,62 +254,11 @@ impl Read for MapReader<'_> {
     }
 }
 
-/// Why a file of the map is listed without its symbols.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum NotParsed {
-    /// Larger than the most that is parsed.
-    TooLarge,
-    /// Reading it failed.
-    Unreadable,
-    /// Its bytes are not text.
-    Binary,
-    /// The parse's time budget ran out.
-    Timeout,
-    /// It defines more symbols than an outline holds.
-    TooManySymbols,
-    /// The parser refused it.
-    Unparsable,
-}
-
-impl NotParsed {
-    /// `data.files[].not_parsed`.
-    fn name(self) -> &'static str {
-        match self {
-            NotParsed::TooLarge => "too_large",
-            NotParsed::Unreadable => "unreadable",
-            NotParsed::Binary => "binary",
-            NotParsed::Timeout => "timeout",
-            NotParsed::TooManySymbols => "too_many_symbols",
-            NotParsed::Unparsable => "unparsable",
-        }
-    }
-
-    /// The map's line under the file's path.
-    fn words(self) -> &'static str {
-        match self {
-            NotParsed::TooLarge => "larger than 8 MiB",
-            NotParsed::Unreadable => "it could not be read",
-            NotParsed::Binary => "it is not text",
-            NotParsed::Timeout => "parsing took more than 2 s",
-            NotParsed::TooManySymbols => "it defines too many symbols to list",
-            NotParsed::Unparsable => "the parser refused it",
-        }
-    }
-}
-
-impl From<OutlineError> for NotParsed {
-    fn from(error: OutlineError) -> NotParsed {
-        match error {
-            OutlineError::Timeout => NotParsed::Timeout,
-            OutlineError::TooLarge => NotParsed::TooManySymbols,
-            OutlineError::Unparsable => NotParsed::Unparsable,
-        }
-    }
-}
-
-/// A symbol as the map shows it: its lines and its definition's line, as text.
+/// A symbol as the map shows it: its names, lines and its definition's line, as text.
 struct Shown {
-    symbol: Symbol,
+    name: String,
+    qualified_name: String,
+    kind: &'static str,
     start_line: u64,
     end_line: u64,
     depth: u32,
@@ -255,14 +267,18 @@ struct Shown {
 
 /// The symbols of each file of `batch` (none for a file that cannot be read or parsed),
 /// parsed on every core.
-fn parse_all(request: &Request, batch: &[(String, Language)]) -> Vec<Option<Outlined>> {
+fn parse_all(
+    request: &Request,
+    batch: &[Listed],
+    previous: Option<&Previous>,
+) -> Vec<Option<Outlined>> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(batch.len());
     if workers <= 1 {
         return batch
             .iter()
-            .map(|(path, language)| symbols_of(request, path, *language))
+            .map(|listed| symbols_of(request, listed, previous))
             .collect();
     }
     let next = AtomicUsize::new(0);
@@ -273,10 +289,10 @@ fn parse_all(request: &Request, batch: &[(String, Language)]) -> Vec<Option<Outl
                     let mut done = Vec::new();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some((path, language)) = batch.get(i) else {
+                        let Some(listed) = batch.get(i) else {
                             break;
                         };
-                        done.push((i, symbols_of(request, path, *language)));
+                        done.push((i, symbols_of(request, listed, previous)));
                     }
                     done
                 })
@@ -295,14 +311,59 @@ fn parse_all(request: &Request, batch: &[(String, Language)]) -> Vec<Option<Outl
     out
 }
 
-/// A file's language, known once its bytes are (a `.h` file may be C++), and its
-/// symbols, or why it was not parsed.
-type Outlined = (Language, Result<Vec<Shown>, NotParsed>);
+/// A file's language, known once its bytes are (a `.h` file may be C++), its symbols or
+/// why it was not parsed, and the BLAKE3 of the bytes they come from (none when it was
+/// not read).
+type Outlined = (Language, Result<Vec<Shown>, NotParsed>, Option<String>);
+
+/// The file as the map kept before listed it.
+fn as_before(before: &PreviousFile, hash: Option<String>) -> Option<Outlined> {
+    let language = Language::named(before.file.language)?;
+    let hash = hash.or_else(|| before.hash.clone());
+    if let Some(name) = before.file.not_parsed {
+        return Some((language, Err(NotParsed::named(name)?), hash));
+    }
+    let shown = before
+        .file
+        .symbols
+        .iter()
+        .zip(&before.texts)
+        .map(|(s, text)| Shown {
+            name: s.name.clone().unwrap_or_default(),
+            qualified_name: s.qualified_name.clone().unwrap_or_default(),
+            kind: s.kind,
+            start_line: s.start_line,
+            end_line: s.end_line,
+            depth: s.depth.unwrap_or(0),
+            text: text.clone(),
+        })
+        .collect();
+    Some((language, Ok(shown), hash))
+}
 
 /// One file's top-level symbols and their children, opened through the sandbox (so a
 /// link cannot lead out, and the deny policy applies to what it leads to). None: the
-/// file is not to be listed.
-fn symbols_of(request: &Request, path: &str, language: Language) -> Option<Outlined> {
+/// file is not to be listed; else its symbols, or why it was not parsed. A file the map
+/// kept before knew, by its `stat` or by its bytes, is listed as it was.
+fn symbols_of(request: &Request, listed: &Listed, previous: Option<&Previous>) -> Option<Outlined> {
+    let Listed {
+        path,
+        raw,
+        language,
+        stat,
+    } = listed;
+    let language = *language;
+    if let (Some(previous), Some(stat)) = (previous, stat) {
+        match previous.by_stat(raw, path, stat) {
+            Known::Listed(before) => {
+                if let Some(outlined) = as_before(before, None) {
+                    return Some(outlined);
+                }
+            }
+            Known::Unlisted => return None,
+            Known::Unknown => {}
+        }
+    }
     let resolved = request.root.resolve(OsStr::new(path)).ok()?;
     let denied = resolved.passed.iter().any(|p| {
         request
@@ -319,23 +380,33 @@ fn symbols_of(request: &Request, path: &str, language: Language) -> Option<Outli
     }
     let bytes = match crate::read::up_to(&file, MAX_PARSE_BYTES) {
         Ok(Some(bytes)) => bytes,
-        Ok(None) => return Some((language, Err(NotParsed::TooLarge))),
-        Err(_) => return Some((language, Err(NotParsed::Unreadable))),
+        Ok(None) => return Some((language, Err(NotParsed::TooLarge), None)),
+        Err(_) => return Some((language, Err(NotParsed::Unreadable), None)),
     };
+    let hash = stat
+        .is_some()
+        .then(|| blake3::hash(&bytes).to_hex().to_string());
+    if let (Some(previous), Some(hash)) = (previous, &hash)
+        && let Some(before) = previous.by_hash(path, hash)
+        && let Some(outlined) = as_before(before, Some(hash.clone()))
+    {
+        return Some(outlined);
+    }
     let name = path.rsplit('/').next().unwrap_or(path);
     let language = Language::detect(name, &bytes).unwrap_or(language);
     if crate::read::sniff::classify_whole(&bytes, name, request.encoding).is_err() {
-        return Some((language, Err(NotParsed::Binary)));
+        return Some((language, Err(NotParsed::Binary), hash));
     }
-    let symbols = match crate::answer::outlines::outline(request, language, &bytes, PARSE_BUDGET) {
-        Ok(symbols) => symbols,
-        Err(error) => return Some((language, Err(error.into()))),
-    };
+    // What the map parses is kept with the map, not one entry a file.
+    let symbols =
+        match crate::answer::outlines::outline_unkept(request, language, &bytes, PARSE_BUDGET) {
+            Ok(symbols) => symbols,
+            Err(error) => return Some((language, Err(error.into()), hash)),
+        };
     let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
     let shown = symbols
         .iter()
         .filter(|s| s.depth <= 1)
-        .cloned()
         .map(|symbol| {
             let raw = lines
                 .get(symbol.def_line as usize - 1)
@@ -348,15 +419,17 @@ fn symbols_of(request: &Request, path: &str, language: Language) -> Option<Outli
             )
             .into_bytes();
             Shown {
+                name: symbol.name.clone(),
+                qualified_name: symbol.qualified_name.clone(),
+                kind: symbol.kind,
                 start_line: symbol.start_line,
                 end_line: symbol.end_line,
                 depth: symbol.depth,
-                symbol,
                 text,
             }
         })
         .collect();
-    Some((language, Ok(shown)))
+    Some((language, Ok(shown), hash))
 }
 
 /// The first line of a regular file, up to 256 bytes (for its `#!`). Opened without

@@ -10,6 +10,7 @@ use rustix::fs::Stat;
 pub mod document;
 pub mod image;
 pub mod map;
+pub mod maps;
 pub mod outlines;
 pub mod refusal;
 pub mod structured;
@@ -193,27 +194,49 @@ fn read_map(
         // Refused with --outline (target.rs); nothing to keep.
         read::Start::Tail(_) => 0..=0,
     };
-    let mut reader = map::MapReader::new(request, &real, keep);
     let options = read::TextOptions {
         window: spec,
         encoding: EncodingChoice::Utf8,
         hash: false,
         stream_limit: None,
     };
-    let read = read::text(read::TextInput::Stream(&mut reader), "", options, None).map_err(
-        |err| match err {
-            ReadError::Window(err) => crate::error::past_the_end(&err, &display, "line", "lines"),
-            ReadError::Io(err) => Error::read_failed(&display, &err),
-            ReadError::Binary(..) | ReadError::SizeLimitPassed => {
-                Error::internal("a directory's map was refused as a file")
+    let refused = |err| match err {
+        ReadError::Window(err) => crate::error::past_the_end(&err, &display, "line", "lines"),
+        ReadError::Io(err) => Error::read_failed(&display, &err),
+        ReadError::Binary(..) | ReadError::SizeLimitPassed => {
+            Error::internal("a directory's map was refused as a file")
+        }
+    };
+    // The map a page before this one made, while its tree is as it was (`maps`).
+    let key = request.settings.cache.then(|| maps::key(request, &real));
+    let kept = key
+        .as_deref()
+        .and_then(|key| maps::Kept::load(request, key));
+    let (read, found, not_parsed) = match kept {
+        Some(kept) if kept.holds(request) => {
+            let input = read::TextInput::Stream(Cursor::new(kept.text()));
+            let read = read::text(input, "", options, None).map_err(refused)?;
+            (read, kept.files(keep), kept.not_parsed())
+        }
+        kept => {
+            // Made again: what the kept map knew of a file unchanged is not read again.
+            let previous = kept.map(|kept| kept.previous());
+            let mut reader = map::MapReader::new(request, &real, keep, previous);
+            let read = read::text(read::TextInput::Stream(&mut reader), "", options, None)
+                .map_err(refused)?;
+            let found = std::mem::take(&mut reader.files);
+            let not_parsed = reader.not_parsed;
+            if let Some(key) = &key {
+                reader.keep(key);
             }
-        },
-    )?;
+            (read, found, not_parsed)
+        }
+    };
     let window = read.window;
     let last = window.end_line().unwrap_or(0);
     // The files with a line on the page: their path line, or one of their symbols'.
     let mut files = Vec::new();
-    for (first, mut file) in std::mem::take(&mut reader.files) {
+    for (first, mut file) in found {
         let end = first + file.symbols.len() as u64 + u64::from(file.not_parsed.is_some());
         if first <= last && window.start_line <= end {
             // Only the symbols on the page: symbol i is the map's line first + 1 + i.
@@ -232,7 +255,7 @@ fn read_map(
         mtime_ms,
         window,
         files,
-        not_parsed: reader.not_parsed,
+        not_parsed,
     }))
 }
 

@@ -63,6 +63,29 @@ pub fn outline(
     }
 }
 
+/// [`outline`], taken from the kept outlines when there, but not kept when parsed: a
+/// directory's map keeps what it parsed with the map (`maps`).
+pub fn outline_unkept(
+    request: &Request,
+    language: Language,
+    bytes: &[u8],
+    budget: Duration,
+) -> Result<Arc<Vec<Symbol>>, OutlineError> {
+    if request.settings.cache {
+        let key = key(language, bytes);
+        let kept = match request.mode {
+            Mode::Mcp => memory().get(&key),
+            Mode::CommandLine { .. } | Mode::Call => {
+                directory().and_then(|dir| read_entry(&dir.join(&key), &key).map(Arc::new))
+            }
+        };
+        if let Some(symbols) = kept {
+            return Ok(symbols);
+        }
+    }
+    structure::outline(language, bytes, budget).map(Arc::new)
+}
+
 /// The entry's name: the BLAKE3 of this build, the language and the file's bytes.
 fn key(language: Language, bytes: &[u8]) -> String {
     let mut hasher = blake3::Hasher::new();
@@ -74,7 +97,7 @@ fn key(language: Language, bytes: &[u8]) -> String {
 
 /// What tells this build from another: the version, and the executable's size and time
 /// (a rebuild with other rules is another build).
-fn build() -> &'static str {
+pub(super) fn build() -> &'static str {
     static BUILD: OnceLock<String> = OnceLock::new();
     BUILD.get_or_init(|| {
         let exe = std::env::current_exe()
@@ -149,7 +172,7 @@ fn weight(symbols: &[Symbol]) -> u64 {
 }
 
 /// The cache directory, created 0700 if need be; None when there is no home for it.
-fn directory() -> Option<PathBuf> {
+pub(super) fn directory() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .map(PathBuf::from)
         .filter(|p| p.is_absolute())
@@ -241,8 +264,7 @@ fn read_entry(file: &Path, key: &str) -> Option<Vec<Symbol>> {
     Some(symbols)
 }
 
-/// Writes an entry through a temporary file renamed into place, then keeps the
-/// directory within its bound.
+/// Writes an outline's entry.
 fn write_entry(dir: &Path, key: &str, symbols: &[Symbol]) -> std::io::Result<()> {
     let rows: Vec<Value> = symbols
         .iter()
@@ -263,15 +285,21 @@ fn write_entry(dir: &Path, key: &str, symbols: &[Symbol]) -> std::io::Result<()>
         })
         .collect();
     let body = format!("{}\n{key}\n{}", build(), Value::Array(rows));
-    let temporary = dir.join(format!(".{key}.{}.tmp", std::process::id()));
+    write_atomically(dir, key, body.as_bytes())
+}
+
+/// Writes the entry `name` through a temporary file renamed into place, then keeps the
+/// directory within its bound.
+pub(super) fn write_atomically(dir: &Path, name: &str, body: &[u8]) -> std::io::Result<()> {
+    let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let mut out = fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(0o600)
         .open(&temporary)?;
     let written = out
-        .write_all(body.as_bytes())
-        .and_then(|()| fs::rename(&temporary, dir.join(key)));
+        .write_all(body)
+        .and_then(|()| fs::rename(&temporary, dir.join(name)));
     if written.is_err() {
         let _ = fs::remove_file(&temporary);
     }

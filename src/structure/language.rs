@@ -84,6 +84,24 @@ impl Language {
         }
     }
 
+    /// The language `data.language` names (TypeScript for `typescript`, whose two
+    /// grammars share the name).
+    pub fn named(name: &str) -> Option<Language> {
+        [
+            Language::Rust,
+            Language::Python,
+            Language::JavaScript,
+            Language::TypeScript,
+            Language::Go,
+            Language::Java,
+            Language::C,
+            Language::Cpp,
+            Language::Markdown,
+        ]
+        .into_iter()
+        .find(|language| language.name() == name)
+    }
+
     /// The name `data.language` gives.
     pub fn name(self) -> &'static str {
         match self {

@@ -1,0 +1,609 @@
+//! Whole directory maps kept between pages (SPEC §15 "A map costs one parse per file,
+//! ever"): a map's every page needs the whole map (its total line count), so the first
+//! page read of a tree keeps the map it made, with what it was made from, and a later
+//! page reuses it when nothing it was made from has changed.
+//!
+//! What a map is made from is told by `stat`, not by reading: each directory the walk
+//! entered (an added, removed or renamed entry changes its time), the ignore files that
+//! steer the walk, and each file listed or looked at for its `#!` line, by device,
+//! inode, size, modification and change time (a write changes the change time, which no
+//! one can set back). A map made while any of these times was within [`SETTLE`] of the
+//! clock is not kept: a write in the same clock tick as the read it follows could leave
+//! them as they were.
+//!
+//! An entry: its build line and key, the `stat` lines, the files' lines (where each
+//! file's path line is in the map, how many symbols it shows, and its `data.files` JSON),
+//! and the map's text. Kept as the outlines are: in the MCP server's memory, and for the
+//! command line in the cache directory, written atomically.
+
+use std::collections::{HashMap, VecDeque};
+use std::ffi::OsStr;
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, SystemTime};
+
+use rustix::fs::{AtFlags, Mode as FileMode, OFlags};
+
+use crate::args::request::{Mode, Request};
+use crate::outcome::{MapFile, SymbolInfo};
+use crate::structure::{Language, OutlineError, kind_named};
+
+/// Why a file of the map is listed without its symbols.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotParsed {
+    /// Larger than the most that is parsed.
+    TooLarge,
+    /// Reading it failed.
+    Unreadable,
+    /// Its bytes are not text.
+    Binary,
+    /// The parse's time budget ran out.
+    Timeout,
+    /// It defines more symbols than an outline holds.
+    TooManySymbols,
+    /// The parser refused it.
+    Unparsable,
+}
+
+impl NotParsed {
+    const ALL: [NotParsed; 6] = [
+        NotParsed::TooLarge,
+        NotParsed::Unreadable,
+        NotParsed::Binary,
+        NotParsed::Timeout,
+        NotParsed::TooManySymbols,
+        NotParsed::Unparsable,
+    ];
+
+    /// `data.files[].not_parsed`.
+    pub fn name(self) -> &'static str {
+        match self {
+            NotParsed::TooLarge => "too_large",
+            NotParsed::Unreadable => "unreadable",
+            NotParsed::Binary => "binary",
+            NotParsed::Timeout => "timeout",
+            NotParsed::TooManySymbols => "too_many_symbols",
+            NotParsed::Unparsable => "unparsable",
+        }
+    }
+
+    /// The reason whose [`NotParsed::name`] is `name`.
+    pub fn named(name: &str) -> Option<NotParsed> {
+        NotParsed::ALL.into_iter().find(|why| why.name() == name)
+    }
+
+    /// The map's line under the file's path.
+    pub fn words(self) -> &'static str {
+        match self {
+            NotParsed::TooLarge => "larger than 8 MiB",
+            NotParsed::Unreadable => "it could not be read",
+            NotParsed::Binary => "it is not text",
+            NotParsed::Timeout => "parsing took more than 2 s",
+            NotParsed::TooManySymbols => "it defines too many symbols to list",
+            NotParsed::Unparsable => "the parser refused it",
+        }
+    }
+}
+
+impl From<OutlineError> for NotParsed {
+    fn from(error: OutlineError) -> NotParsed {
+        match error {
+            OutlineError::Timeout => NotParsed::Timeout,
+            OutlineError::TooLarge => NotParsed::TooManySymbols,
+            OutlineError::Unparsable => NotParsed::Unparsable,
+        }
+    }
+}
+
+/// What the first line of an entry starts with: the format, which a change of it renews.
+const MAGIC: &str = "agentread-map 1";
+/// A map larger than this (its text and files) is not kept.
+const MAX_BYTES: usize = 16 << 20;
+/// The MCP server keeps maps of at most this many bytes in all.
+const MEMORY_BYTES: usize = 64 << 20;
+/// How long after the last change to what a map is made from it may be kept.
+const SETTLE: Duration = Duration::from_secs(2);
+
+/// The files beside a directory's entries that steer the walk, and the directories that
+/// hold one. Only those there are kept: one added changes the `stat` of the directory
+/// that holds it.
+const IGNORE_FILES: [&str; 5] = [
+    ".gitignore",
+    ".ignore",
+    ".git",
+    ".git/info",
+    ".git/info/exclude",
+];
+
+/// A map being made, as the walk and the map's lines come.
+pub struct Recorder {
+    stats: Vec<u8>,
+    files: Vec<u8>,
+    text: Vec<u8>,
+    stater: Stater,
+    /// What was changed at or after this time (in seconds) is kept as changed.
+    settled: i64,
+    /// Whether the map can still be kept (not too large, no path it cannot write).
+    whole: bool,
+}
+
+impl Recorder {
+    pub fn new() -> Recorder {
+        let now = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        Recorder {
+            stats: Vec::new(),
+            files: Vec::new(),
+            text: Vec::new(),
+            stater: Stater::default(),
+            settled: i64::try_from(now.saturating_sub(SETTLE.as_secs())).unwrap_or(0),
+            whole: true,
+        }
+    }
+
+    /// A directory the walk enters (`relative` to the root), before it reads it.
+    pub fn directory(&mut self, base: &Path, relative: &[u8]) {
+        self.stat(base, relative);
+        for name in IGNORE_FILES {
+            let mut path = relative.to_vec();
+            if !path.is_empty() {
+                path.push(b'/');
+            }
+            path.extend_from_slice(name.as_bytes());
+            if self.stater.stat(base, &path).0 != b"-" {
+                self.stat(base, &path);
+            }
+        }
+    }
+
+    /// A file the map lists or looks into (`relative` to the root), before it is read:
+    /// its `stat` now.
+    pub fn file(&mut self, base: &Path, relative: &[u8]) -> Vec<u8> {
+        self.stat(base, relative)
+    }
+
+    fn stat(&mut self, base: &Path, relative: &[u8]) -> Vec<u8> {
+        let (line, newest) = self.stater.stat(base, relative);
+        if !self.whole {
+            return line;
+        }
+        if relative.contains(&b'\n') {
+            self.whole = false;
+            return line;
+        }
+        // Changed too lately to be told from a change to come in the same clock tick:
+        // kept as a `stat` no file has, so that it is looked at again.
+        match newest >= self.settled {
+            true => self.stats.push(b'?'),
+            false => self.stats.extend_from_slice(&line),
+        }
+        self.stats.push(b' ');
+        self.stats.extend_from_slice(relative);
+        self.stats.push(b'\n');
+        line
+    }
+
+    /// A line of the map, as the reader gives it (with its newline).
+    pub fn line(&mut self, line: &[u8]) {
+        if self.whole {
+            self.text.extend_from_slice(line);
+            self.check_size();
+        }
+    }
+
+    /// A listed file whose path is the map's line `first`, with the BLAKE3 of the bytes
+    /// it was outlined from (none when it was not read).
+    pub fn listed(&mut self, first: u64, file: &MapFile, hash: Option<&str>) {
+        if !self.whole {
+            return;
+        }
+        let symbols: Vec<serde_json::Value> = file
+            .symbols
+            .iter()
+            .map(|s| {
+                serde_json::json!([
+                    s.name,
+                    s.qualified_name,
+                    s.kind,
+                    s.start_line,
+                    s.end_line,
+                    s.depth
+                ])
+            })
+            .collect();
+        let json = serde_json::json!([file.path, file.language, symbols, file.not_parsed]);
+        let hash = hash.unwrap_or("-");
+        // The lines the file takes after its path: its symbols', or the reason's.
+        let lines = file.symbols.len() + usize::from(file.not_parsed.is_some());
+        self.files
+            .extend_from_slice(format!("{first} {lines} {hash} {json}\n").as_bytes());
+        self.check_size();
+    }
+
+    fn check_size(&mut self) {
+        if self.stats.len() + self.files.len() + self.text.len() > MAX_BYTES {
+            self.whole = false;
+            self.stats = Vec::new();
+            self.files = Vec::new();
+            self.text = Vec::new();
+        }
+    }
+
+    /// Keeps the map made under `key`, unless it cannot be kept.
+    pub fn keep(self, request: &Request, key: &str) {
+        if !self.whole {
+            return;
+        }
+        let mut entry = format!("{MAGIC} {}\n{key}\n", super::outlines::build()).into_bytes();
+        entry.extend_from_slice(format!("{}\n", count_lines(&self.stats)).as_bytes());
+        entry.extend_from_slice(&self.stats);
+        entry.extend_from_slice(format!("{}\n", count_lines(&self.files)).as_bytes());
+        entry.extend_from_slice(&self.files);
+        entry.extend_from_slice(&self.text);
+        match request.mode {
+            Mode::Mcp => memory_put(key, Arc::new(entry)),
+            Mode::CommandLine { .. } | Mode::Call => {
+                if let Some(dir) = super::outlines::directory() {
+                    let _ = super::outlines::write_atomically(&dir, &entry_name(key), &entry);
+                }
+            }
+        }
+    }
+}
+
+fn count_lines(bytes: &[u8]) -> usize {
+    memchr::memchr_iter(b'\n', bytes).count()
+}
+
+/// `stat` by directory: each directory opened once, its entries looked up in it (a path
+/// looked up from the root each time took most of a page's time).
+#[derive(Default)]
+struct Stater {
+    directories: HashMap<Vec<u8>, Option<OwnedFd>>,
+}
+
+impl Stater {
+    /// `relative`'s `stat` as a line's first words (`-` when there is none), and its
+    /// latest time in seconds.
+    fn stat(&mut self, base: &Path, relative: &[u8]) -> (Vec<u8>, i64) {
+        let (parent, name) = match memchr::memrchr(b'/', relative) {
+            Some(slash) => (&relative[..slash], &relative[slash + 1..]),
+            None => (&b""[..], relative),
+        };
+        let stat = match name {
+            b"" => rustix::fs::stat(base),
+            _ => {
+                let directory = self.directories.entry(parent.to_vec()).or_insert_with(|| {
+                    let path = base.join(OsStr::from_bytes(parent));
+                    let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+                    rustix::fs::open(&path, flags, FileMode::empty()).ok()
+                });
+                match directory {
+                    Some(fd) => rustix::fs::statat(&*fd, OsStr::from_bytes(name), AtFlags::empty()),
+                    None => Err(rustix::io::Errno::NOENT),
+                }
+            }
+        };
+        match stat {
+            Ok(m) => (
+                format!(
+                    "{} {} {} {}.{} {}.{}",
+                    m.st_dev,
+                    m.st_ino,
+                    m.st_size,
+                    m.st_mtime,
+                    m.st_mtime_nsec,
+                    m.st_ctime,
+                    m.st_ctime_nsec
+                )
+                .into_bytes(),
+                m.st_mtime.max(m.st_ctime),
+            ),
+            Err(_) => (b"-".to_vec(), i64::MIN),
+        }
+    }
+}
+
+/// The key of the map of `real` (relative to the root) under this request's settings.
+pub fn key(request: &Request, real: &str) -> String {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(MAGIC.as_bytes());
+    hasher.update(super::outlines::build().as_bytes());
+    hasher.update(b"\0");
+    hasher.update(request.root.path_of("").as_os_str().as_bytes());
+    hasher.update(b"\0");
+    hasher.update(real.as_bytes());
+    let settings = format!(
+        "\0{}\0{:?}\0{:?}",
+        request.settings.max_line_chars, request.encoding, request.settings.deny
+    );
+    hasher.update(settings.as_bytes());
+    hasher.finalize().to_hex().to_string()
+}
+
+fn entry_name(key: &str) -> String {
+    format!("map-{key}")
+}
+
+/// A kept map that is still the map of its tree.
+pub struct Kept {
+    entry: Arc<Vec<u8>>,
+    /// Where the `stat` lines are in `entry`, and where the files' lines and the text
+    /// start.
+    stats: std::ops::Range<usize>,
+    files: usize,
+    file_count: usize,
+    text: usize,
+}
+
+impl Kept {
+    /// The map kept under `key`, if there is one, whether or not its tree has changed.
+    pub fn load(request: &Request, key: &str) -> Option<Kept> {
+        let entry = match request.mode {
+            Mode::Mcp => memory_get(key)?,
+            Mode::CommandLine { .. } | Mode::Call => {
+                let dir = super::outlines::directory()?;
+                Arc::new(std::fs::read(dir.join(entry_name(key))).ok()?)
+            }
+        };
+        let mut at = 0;
+        let header = format!("{MAGIC} {}", super::outlines::build());
+        if next_line(&entry, &mut at)? != header.as_bytes()
+            || next_line(&entry, &mut at)? != key.as_bytes()
+        {
+            return None;
+        }
+        let count = |line: &[u8]| std::str::from_utf8(line).ok()?.parse::<usize>().ok();
+        let stat_count = count(next_line(&entry, &mut at)?)?;
+        let stats = at;
+        for _ in 0..stat_count {
+            next_line(&entry, &mut at)?;
+        }
+        let stats = stats..at;
+        let file_count = count(next_line(&entry, &mut at)?)?;
+        let files = at;
+        for _ in 0..file_count {
+            next_line(&entry, &mut at)?;
+        }
+        let text = at;
+        Some(Kept {
+            entry,
+            stats,
+            files,
+            file_count,
+            text,
+        })
+    }
+
+    /// The `stat` lines: each as it was recorded, and its path.
+    fn stats(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        self.entry[self.stats.clone()]
+            .split(|&b| b == b'\n')
+            .filter(|line| !line.is_empty())
+            .filter_map(|line| {
+                // The signature is five words (or `-` or `?`), then the path.
+                let split = match line.first() {
+                    Some(b'-' | b'?') => 1,
+                    _ => nth_space(line, 5)?,
+                };
+                Some((&line[..split], line.get(split + 1..)?))
+            })
+    }
+
+    /// Whether nothing the map was made from has changed since.
+    pub fn holds(&self, request: &Request) -> bool {
+        let base = request.root.path_of("");
+        let mut stater = Stater::default();
+        self.stats()
+            .all(|(recorded, path)| stater.stat(&base, path).0 == recorded)
+    }
+
+    /// What the map knew of each file, for a map made again.
+    pub fn previous(&self) -> Previous {
+        let stats = self
+            .stats()
+            .map(|(recorded, path)| (path.to_vec(), recorded.to_vec()))
+            .collect();
+        let text = self.text();
+        let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+        let mut listed = HashMap::new();
+        for (first, hash, file) in self.all_files() {
+            // Symbol i is the map's line first + 1 + i, the index first + i.
+            let texts = (0..file.symbols.len())
+                .map(|i| {
+                    // `  START-END | TEXT`: the text after the first ` | `.
+                    let line = lines.get(first as usize + i).copied().unwrap_or_default();
+                    let at = memchr::memmem::find(line, b" | ").map_or(line.len(), |at| at + 3);
+                    line[at.min(line.len())..].to_vec()
+                })
+                .collect();
+            listed.insert(file.path.clone(), PreviousFile { hash, file, texts });
+        }
+        Previous { stats, listed }
+    }
+
+    /// Every file with its path line and hash.
+    fn all_files(&self) -> Vec<(u64, Option<String>, MapFile)> {
+        let block = &self.entry[self.files..self.text];
+        let mut out = Vec::new();
+        for line in block.split(|&b| b == b'\n').take(self.file_count) {
+            let mut words = line.splitn(4, |&b| b == b' ');
+            let number = |w: Option<&[u8]>| std::str::from_utf8(w?).ok()?.parse::<u64>().ok();
+            let (first, _, hash, json) = (
+                number(words.next()),
+                words.next(),
+                words.next(),
+                words.next(),
+            );
+            let (Some(first), Some(hash), Some(json)) = (first, hash, json) else {
+                continue;
+            };
+            let hash = (hash != b"-").then(|| String::from_utf8_lossy(hash).into_owned());
+            if let Some(file) = map_file(json) {
+                out.push((first, hash, file));
+            }
+        }
+        out
+    }
+
+    /// The map's text.
+    pub fn text(&self) -> &[u8] {
+        &self.entry[self.text..]
+    }
+
+    /// How many files of the whole map are listed without their symbols.
+    pub fn not_parsed(&self) -> u64 {
+        let block = &self.entry[self.files..self.text];
+        block
+            .split(|&b| b == b'\n')
+            .take(self.file_count)
+            .filter(|line| !line.ends_with(b",null]"))
+            .count() as u64
+    }
+
+    /// The files with a path or symbol line in `lines`, each with its path line.
+    pub fn files(&self, lines: std::ops::RangeInclusive<u64>) -> Vec<(u64, MapFile)> {
+        let mut out = Vec::new();
+        let block = &self.entry[self.files..self.text];
+        for line in block.split(|&b| b == b'\n').take(self.file_count) {
+            let mut words = line.splitn(4, |&b| b == b' ');
+            let number = |w: Option<&[u8]>| std::str::from_utf8(w?).ok()?.parse::<u64>().ok();
+            let (Some(first), Some(count), Some(_hash), Some(json)) = (
+                number(words.next()),
+                number(words.next()),
+                words.next(),
+                words.next(),
+            ) else {
+                continue;
+            };
+            if first > *lines.end() || first + count < *lines.start() {
+                continue;
+            }
+            if let Some(file) = map_file(json) {
+                out.push((first, file));
+            }
+        }
+        out
+    }
+}
+
+/// The line of `entry` that starts at `at`, without its newline; `at` moves past it.
+fn next_line<'e>(entry: &'e [u8], at: &mut usize) -> Option<&'e [u8]> {
+    let rest = entry.get(*at..)?;
+    let end = memchr::memchr(b'\n', rest)?;
+    *at += end + 1;
+    Some(&rest[..end])
+}
+
+/// What a map kept knew of its files, when it is made again: a file whose `stat` is as
+/// it was, or whose bytes are, is listed as it was, without reading or parsing it.
+pub struct Previous {
+    /// Each path's `stat` as recorded.
+    stats: HashMap<Vec<u8>, Vec<u8>>,
+    listed: HashMap<String, PreviousFile>,
+}
+
+/// A file as a map listed it.
+pub struct PreviousFile {
+    /// The BLAKE3 of the bytes its symbols come from, if it was read.
+    pub hash: Option<String>,
+    pub file: MapFile,
+    /// The text each symbol's line showed.
+    pub texts: Vec<Vec<u8>>,
+}
+
+/// What a kept map says of a file now: listed as it was, not listed, or unknown.
+pub enum Known<'p> {
+    Listed(&'p PreviousFile),
+    Unlisted,
+    Unknown,
+}
+
+impl Previous {
+    /// What is known of `relative` (display path `path`) when its `stat` is now `stat`.
+    pub fn by_stat(&self, relative: &[u8], path: &str, stat: &[u8]) -> Known<'_> {
+        match self.stats.get(relative) {
+            Some(recorded) if recorded == stat && stat != b"-" => match self.listed.get(path) {
+                Some(file) => Known::Listed(file),
+                None => Known::Unlisted,
+            },
+            _ => Known::Unknown,
+        }
+    }
+
+    /// The file `path` as it was listed, if it was read from bytes whose hash is `hash`.
+    pub fn by_hash(&self, path: &str, hash: &str) -> Option<&PreviousFile> {
+        self.listed
+            .get(path)
+            .filter(|file| file.hash.as_deref() == Some(hash))
+    }
+}
+
+/// The byte where the `n`th space of `line` is.
+fn nth_space(line: &[u8], n: usize) -> Option<usize> {
+    memchr::memchr_iter(b' ', line).nth(n - 1)
+}
+
+/// A file's `data.files` entry, from its JSON.
+fn map_file(json: &[u8]) -> Option<MapFile> {
+    let serde_json::Value::Array(parts) = serde_json::from_slice(json).ok()? else {
+        return None;
+    };
+    let [path, language, symbols, not_parsed] = &parts[..] else {
+        return None;
+    };
+    let not_parsed = match not_parsed.as_str() {
+        Some(name) => Some(NotParsed::named(name)?.name()),
+        None => None,
+    };
+    let language = Language::named(language.as_str()?)?.name();
+    let mut out = Vec::new();
+    for symbol in symbols.as_array()? {
+        let [name, qualified_name, kind, start, end, depth] = &symbol.as_array()?[..] else {
+            return None;
+        };
+        out.push(SymbolInfo {
+            name: name.as_str().map(str::to_string),
+            qualified_name: qualified_name.as_str().map(str::to_string),
+            kind: kind_named(kind.as_str()?)?,
+            start_line: start.as_u64()?,
+            end_line: end.as_u64()?,
+            depth: depth.as_u64().and_then(|d| u32::try_from(d).ok()),
+        });
+    }
+    Some(MapFile {
+        path: path.as_str()?.to_string(),
+        language,
+        not_parsed,
+        symbols: out,
+    })
+}
+
+/// The MCP server's maps by key, oldest first.
+type Memory = VecDeque<(String, Arc<Vec<u8>>)>;
+
+fn memory() -> std::sync::MutexGuard<'static, Memory> {
+    static MEMORY: OnceLock<Mutex<Memory>> = OnceLock::new();
+    let lock = MEMORY.get_or_init(Mutex::default);
+    lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn memory_get(key: &str) -> Option<Arc<Vec<u8>>> {
+    let memory = memory();
+    memory
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, entry)| Arc::clone(entry))
+}
+
+fn memory_put(key: &str, entry: Arc<Vec<u8>>) {
+    let mut memory = memory();
+    memory.retain(|(k, _)| k != key);
+    memory.push_back((key.to_string(), entry));
+    while memory.iter().map(|(_, e)| e.len()).sum::<usize>() > MEMORY_BYTES {
+        memory.pop_front();
+    }
+}
