@@ -433,6 +433,8 @@ fn a_maps_pages_reuse_the_map_while_its_tree_is_unchanged() {
         "sub/tool",
         "#!/usr/bin/env python3\ndef four():\n    pass\n",
     );
+    // Listed with why it was not parsed, by the kept map as by a fresh one.
+    ws.file("sub/blob.rs", "fn x() {}\n\0\0\0");
     let run = |args: &[&str], cached: bool| {
         let mut cmd = ws.cmd();
         cmd.env("XDG_CACHE_HOME", cache.path());
@@ -463,12 +465,18 @@ fn a_maps_pages_reuse_the_map_while_its_tree_is_unchanged() {
         &["-s", "1", "-n", "3"][..],
         &["-s", "4", "-n", "3"],
         &["-s", "7", "-n", "3", "--format", "json"],
+        &["-s", "1", "-n", "100", "--format", "json"],
     ] {
         let fresh = run(page, false);
         assert_eq!(run(page, true), fresh);
         assert_eq!(run(page, true), fresh);
         assert_eq!(kept().len(), 1);
     }
+    let whole = run(&["-n", "100", "--format", "json"], true);
+    assert!(
+        whole.contains(r#""not_parsed":"binary""#) && whole.contains(r#""status":"partial""#),
+        "{whole}"
+    );
     // The pages come from the kept map: an edit by hand shows.
     let edit = |from: &str, to: &str| {
         let entry = kept().remove(0);
