@@ -55,7 +55,7 @@ fn expect(line: &[u8]) -> Expect {
         // Well-formed JSON that serde cannot hold (a lone surrogate, `1e400`) is answered
         // with the id it names, when it names one the server can take (as it does).
         let well_formed = serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok();
-        return match well_formed.then(|| salvage_id(body)).flatten() {
+        return match well_formed.then(|| agentread::salvage_id(body)).flatten() {
             Some(id) => Expect::Answer(id),
             None => Expect::NullError,
         };
@@ -84,59 +84,6 @@ fn expect(line: &[u8]) -> Expect {
         }
         (None, _) => echo.map_or(Expect::NullError, Expect::Answer),
     }
-}
-
-/// The server's reading of such a line's id (`salvage_id` in src/mcp/transport.rs).
-fn salvage_id(line: &[u8]) -> Option<Value> {
-    let mut at = line.iter().position(|b| !b.is_ascii_whitespace())?;
-    if line[at] != b'{' {
-        return None;
-    }
-    at += 1;
-    let mut depth = 1usize;
-    // Whether the next string at depth 1 is a key (after `{` or `,`).
-    let mut key_next = true;
-    while at < line.len() {
-        match line[at] {
-            b'"' => {
-                let start = at + 1;
-                let mut end = start;
-                while end < line.len() && line[end] != b'"' {
-                    end += if line[end] == b'\\' { 2 } else { 1 };
-                }
-                let string = line.get(start..end)?;
-                at = end + 1;
-                if depth == 1 && key_next && string == b"id" {
-                    let rest = &line[at..];
-                    let colon = rest.iter().position(|b| !b.is_ascii_whitespace())?;
-                    if rest[colon] != b':' {
-                        return None;
-                    }
-                    let value = &rest[colon + 1..];
-                    let from = value.iter().position(|b| !b.is_ascii_whitespace())?;
-                    let value = &value[from..];
-                    let len = match value.first()? {
-                        b'"' => value[1..].iter().position(|&b| b == b'"' || b == b'\\')? + 2,
-                        _ => value
-                            .iter()
-                            .position(|b| !(b.is_ascii_digit() || *b == b'-'))
-                            .unwrap_or(value.len()),
-                    };
-                    return serde_json::from_slice::<Value>(&value[..len])
-                        .ok()
-                        .filter(|id| id.is_string() || id.is_i64() || id.is_u64());
-                }
-                key_next = false;
-                continue;
-            }
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => depth = depth.checked_sub(1)?,
-            b',' if depth == 1 => key_next = true,
-            _ => {}
-        }
-        at += 1;
-    }
-    None
 }
 
 /// How many answers an id must get.

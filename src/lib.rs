@@ -31,6 +31,10 @@ use crate::args::request::{DEFAULT_MAX_BYTES, Request};
 use crate::args::{params, request, schema};
 use crate::error::Error;
 pub use crate::error::{ErrorCode, exit_status};
+/// How the MCP server finds the id of a line it cannot parse whole, for the fuzz driver
+/// that checks the server answers that id.
+#[doc(hidden)]
+pub use crate::mcp::transport::salvage_id;
 use crate::outcome::Answer;
 /// The sniffer, also reachable at the crate root (the fuzz targets use `agentread::sniff`).
 pub use crate::read::sniff;

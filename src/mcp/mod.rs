@@ -31,7 +31,7 @@ use crate::render::{self, Printer, Style};
 use crate::workspace::sandbox::Root;
 use crate::{answer, names, target};
 
-mod transport;
+pub(crate) mod transport;
 
 /// Serves until standard input closes; the first failure is one of starting up.
 pub fn serve(settings: Settings, fixed: Option<Root>) -> Option<ErrorCode> {

@@ -542,7 +542,7 @@ fn classify(line: &[u8]) -> Line {
 /// The `id` member of a line that is a JSON object but cannot be parsed whole: found by
 /// walking the top level of the object (strings skipped, nesting counted), taken when its
 /// value is a string without escapes or an integer.
-fn salvage_id(line: &[u8]) -> Option<Value> {
+pub fn salvage_id(line: &[u8]) -> Option<Value> {
     let mut at = line.iter().position(|b| !b.is_ascii_whitespace())?;
     if line[at] != b'{' {
         return None;
