@@ -38,12 +38,13 @@ pub mod name {
     pub const END_LINE: &str = "end_line";
     pub const VIEW_RANGE: &str = "view_range";
     pub const SYMBOL: &str = "symbol";
-    pub const OUTLINE: &str = "outline";
+    /// The parameters that ask for a view are named as the view (`data.view`).
+    pub const OUTLINE: &str = crate::outcome::view::OUTLINE;
     pub const ENCLOSING: &str = "enclosing";
     pub const RAW: &str = "raw";
     pub const ENCODING: &str = "encoding";
     pub const MAX_TOKENS: &str = "max_tokens";
-    pub const SIGNATURES: &str = "signatures";
+    pub const SIGNATURES: &str = crate::outcome::view::SIGNATURES;
     pub const FIT: &str = "fit";
 }
 
