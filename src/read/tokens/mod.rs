@@ -2,6 +2,8 @@
 //! pattern's DFA and the vocabulary are tables in the binary, read in place, so the
 //! first count costs what any other does (see ARCHITECTURE.md for the choice).
 
+use std::ops::Range;
+
 mod merge;
 pub mod pieces;
 pub mod vocabulary;
@@ -11,12 +13,20 @@ pub fn count(text: &[u8]) -> u64 {
     if text.is_empty() {
         return 0;
     }
-    let text = String::from_utf8_lossy(text);
+    counted(&String::from_utf8_lossy(text))
+        .map(|(_, tokens)| tokens)
+        .sum()
+}
+
+/// Each piece of `text`, as its byte range, with the tokens it encodes to.
+fn counted(text: &str) -> impl Iterator<Item = (Range<usize>, u64)> {
     let vocab = vocabulary::o200k_base();
     let mut scratch = Vec::new();
-    pieces::split(&text)
-        .map(|piece| merge::count(&vocab, piece.as_bytes(), &mut scratch) as u64)
-        .sum()
+    pieces::split(text).map(move |piece| {
+        let start = piece.as_ptr() as usize - text.as_ptr() as usize;
+        let tokens = merge::count(&vocab, piece.as_bytes(), &mut scratch) as u64;
+        (start..start + piece.len(), tokens)
+    })
 }
 
 /// The token counts of `text`'s prefixes ending at each of `ends` (ascending byte
@@ -28,15 +38,12 @@ pub fn count(text: &[u8]) -> u64 {
 pub fn prefix_counts(text: &[u8], ends: &[usize]) -> Vec<u64> {
     let text = String::from_utf8_lossy(text);
     let text = text.as_ref();
-    let vocab = vocabulary::o200k_base();
-    let mut scratch = Vec::new();
     // (start of each piece, tokens before it).
     let mut pieces: Vec<(usize, u64)> = Vec::new();
     let mut before = 0u64;
-    for piece in pieces::split(text) {
-        let start = piece.as_ptr() as usize - text.as_ptr() as usize;
-        pieces.push((start, before));
-        before += merge::count(&vocab, piece.as_bytes(), &mut scratch) as u64;
+    for (piece, tokens) in counted(text) {
+        pieces.push((piece.start, before));
+        before += tokens;
     }
     ends.iter()
         .map(|&end| {
@@ -58,17 +65,11 @@ pub fn within(text: &[u8], max: u64) -> bool {
     if text.len() as u64 <= max {
         return true;
     }
-    let text = String::from_utf8_lossy(text);
-    let vocab = vocabulary::o200k_base();
-    let mut scratch = Vec::new();
     let mut total = 0u64;
-    for piece in pieces::split(&text) {
-        total += merge::count(&vocab, piece.as_bytes(), &mut scratch) as u64;
-        if total > max {
-            return false;
-        }
-    }
-    true
+    counted(&String::from_utf8_lossy(text)).all(|(_, tokens)| {
+        total += tokens;
+        total <= max
+    })
 }
 
 /// How many of `text`'s first lines, ending at `ends`, fit `max` tokens together: the
@@ -98,15 +99,12 @@ fn reach(text: &[u8], max: u64) -> usize {
     let Ok(text) = std::str::from_utf8(text) else {
         return text.len();
     };
-    let vocab = vocabulary::o200k_base();
-    let mut scratch = Vec::new();
     let mut before = 0u64;
-    for piece in pieces::split(text) {
-        let start = piece.as_ptr() as usize - text.as_ptr() as usize;
+    for (piece, tokens) in counted(text) {
         if before > max {
-            return start + piece.len();
+            return piece.end;
         }
-        before += merge::count(&vocab, piece.as_bytes(), &mut scratch) as u64;
+        before += tokens;
     }
     text.len()
 }
