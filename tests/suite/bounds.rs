@@ -2,99 +2,11 @@
 //! input is small and generated here; memory is the server's own high-water mark
 //! (`VmHWM`), read while it still runs, after it answered.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::common::{self, Workspace};
-
-/// An MCP server of the binary under test, initialised, with its root the workspace.
-struct Server {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Server {
-    fn start(ws: &Workspace) -> Server {
-        let mut child = Command::new(common::fault_binary())
-            .args(["--mcp", "--root", "."])
-            .current_dir(ws.path())
-            .env_remove("AGENTREAD_ROOT")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut server = Server {
-            child,
-            stdin,
-            stdout,
-        };
-        server.send(&json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
-            "protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}));
-        assert_eq!(server.receive()["id"], 0);
-        server.send(&json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
-        server
-    }
-
-    fn send(&mut self, message: &Value) {
-        self.send_line(&message.to_string());
-    }
-
-    fn send_line(&mut self, line: &str) {
-        self.stdin.write_all(line.as_bytes()).unwrap();
-        self.stdin.write_all(b"\n").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn receive(&mut self) -> Value {
-        let mut line = String::new();
-        assert!(
-            self.stdout.read_line(&mut line).unwrap() > 0,
-            "stdout closed"
-        );
-        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
-    }
-
-    fn call(&mut self, id: u64, arguments: Value) {
-        self.send(&json!({"jsonrpc":"2.0","id":id,"method":"tools/call",
-            "params":{"name":"read","arguments":arguments}}));
-    }
-
-    /// The CPU time the server has used so far (user and system), whatever the load.
-    fn cpu_time(&self) -> Duration {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap();
-        // The fields after the command's name (in parentheses): utime is the 14th field.
-        let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
-        let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
-        // SAFETY: sysconf has no preconditions.
-        let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
-        Duration::from_millis(ticks * 1000 / per_second)
-    }
-
-    /// The server's peak resident memory so far, in MiB.
-    fn peak_mib(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
-        let kib: u64 = status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmHWM:"))
-            .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
-            .unwrap();
-        kib / 1024
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use crate::common::{self, Server, Workspace};
 
 /// Deflates `content` as a PDF stream's data (large enough to gain from it: lopdf leaves
 /// a stream that would not shrink as it is).
@@ -201,7 +113,7 @@ fn a_pdf_read_is_bounded_whatever_the_files_shape() {
         "fine.pdf",
         pdf(&[(format!("<< /Length {} >>", page.len()), Some(page.to_vec()))]),
     );
-    let mut server = Server::start(&ws);
+    let mut server = Server::start(ws.path(), &["--root", "."], json!({}));
     for (id, name) in [
         (1, "arrays.pdf"),
         (2, "numbers.pdf"),
@@ -209,7 +121,7 @@ fn a_pdf_read_is_bounded_whatever_the_files_shape() {
         (4, "objstm.pdf"),
     ] {
         let started = Instant::now();
-        server.call(id, json!({"path": name}));
+        server.read_call(id, json!({"path": name}));
         let v = server.receive();
         let result = &v["result"]["structuredContent"];
         assert_eq!(
@@ -226,7 +138,7 @@ fn a_pdf_read_is_bounded_whatever_the_files_shape() {
         let peak = server.peak_mib();
         assert!(peak < 300, "{name}: peak RSS {peak} MiB");
     }
-    server.call(5, json!({"path": "fine.pdf"}));
+    server.read_call(5, json!({"path": "fine.pdf"}));
     let v = server.receive();
     assert!(
         v["result"]["content"][0]["text"]
@@ -269,28 +181,28 @@ fn cpu_ticks(pid: u32) -> u64 {
 fn a_cancelled_call_stops_its_work_and_is_not_answered() {
     let ws = Workspace::new();
     ws.file("slow.pdf", slow_pdf());
-    let mut server = Server::start(&ws);
+    let mut server = Server::start(ws.path(), &["--root", "."], json!({}));
     let pid = server.child.id();
-    server.call(1, json!({"path": "slow.pdf"}));
+    server.read_call(1, json!({"path": "slow.pdf"}));
     std::thread::sleep(Duration::from_millis(500));
     let busy = cpu_ticks(pid);
     std::thread::sleep(Duration::from_millis(500));
     assert!(cpu_ticks(pid) > busy + 10, "the call was not working");
-    server.send(&json!({"jsonrpc":"2.0","method":"notifications/cancelled",
+    server.send_json(&json!({"jsonrpc":"2.0","method":"notifications/cancelled",
         "params":{"requestId":1,"reason":"test"}}));
     std::thread::sleep(Duration::from_millis(150));
     let after = cpu_ticks(pid);
     std::thread::sleep(Duration::from_millis(600));
     let spent = cpu_ticks(pid) - after;
     assert!(spent <= 6, "{spent} ticks of CPU after the cancellation");
-    server.send(&json!({"jsonrpc":"2.0","id":2,"method":"ping"}));
+    server.send_json(&json!({"jsonrpc":"2.0","id":2,"method":"ping"}));
     assert_eq!(
         server.receive()["id"],
         2,
         "an answer was sent for the cancelled call"
     );
-    server.call(3, json!({"path": "slow.pdf", "limit": 1}));
-    server.send(&json!({"jsonrpc":"2.0","id":4,"method":"ping"}));
+    server.read_call(3, json!({"path": "slow.pdf", "limit": 1}));
+    server.send_json(&json!({"jsonrpc":"2.0","id":4,"method":"ping"}));
     assert_eq!(server.receive()["id"], 4);
 }
 
@@ -302,19 +214,19 @@ fn a_ping_is_answered_whatever_is_in_flight() {
     ws.file("slow.pdf", slow_pdf());
     let arrays = format!("[{}] TJ", "[]".repeat(15_000_000));
     ws.file("arrays.pdf", page_pdf(arrays.as_bytes()));
-    let mut server = Server::start(&ws);
+    let mut server = Server::start(ws.path(), &["--root", "."], json!({}));
     for id in 1..=64u64 {
         let name = if id % 2 == 0 {
             "slow.pdf"
         } else {
             "arrays.pdf"
         };
-        server.call(id, json!({"path": name}));
+        server.read_call(id, json!({"path": name}));
     }
     std::thread::sleep(Duration::from_millis(300));
     for ping in 100..103u64 {
         let started = Instant::now();
-        server.send(&json!({"jsonrpc":"2.0","id":ping,"method":"ping"}));
+        server.send_json(&json!({"jsonrpc":"2.0","id":ping,"method":"ping"}));
         loop {
             let v = server.receive();
             if v["id"] == ping {
@@ -328,10 +240,10 @@ fn a_ping_is_answered_whatever_is_in_flight() {
         );
     }
     for id in 1..=64u64 {
-        server.send(&json!({"jsonrpc":"2.0","method":"notifications/cancelled",
+        server.send_json(&json!({"jsonrpc":"2.0","method":"notifications/cancelled",
             "params":{"requestId":id}}));
     }
-    server.send(&json!({"jsonrpc":"2.0","id":200,"method":"ping"}));
+    server.send_json(&json!({"jsonrpc":"2.0","id":200,"method":"ping"}));
     loop {
         if server.receive()["id"] == 200 {
             break;
@@ -385,10 +297,10 @@ fn an_image_that_would_cost_more_than_its_bound_is_refused_from_its_header() {
     ws.file("column.png", png_header(1, 100_000_000, 8, 0));
     // 25 megapixels of 16-bit RGBA: 200 MB decoded.
     ws.file("deep.png", png_header(5_000, 5_000, 16, 6));
-    let mut server = Server::start(&ws);
+    let mut server = Server::start(ws.path(), &["--root", "."], json!({}));
     for (id, name) in [(1, "column.png"), (2, "deep.png")] {
         let started = Instant::now();
-        server.call(id, json!({"path": name}));
+        server.read_call(id, json!({"path": name}));
         let v = server.receive();
         assert_eq!(
             v["result"]["structuredContent"]["error"]["code"], "SIZE_LIMIT_EXCEEDED",
@@ -439,8 +351,8 @@ fn a_symbol_target_is_answered_for_its_file() {
 #[test]
 fn a_request_that_cannot_be_parsed_is_answered_with_its_id() {
     let ws = Workspace::new();
-    let mut server = Server::start(&ws);
-    server.send_line(
+    let mut server = Server::start(ws.path(), &["--root", "."], json!({}));
+    server.send(
         r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read","arguments":{"path":"\ud800"}}}"#,
     );
     let v = server.receive();
@@ -449,12 +361,12 @@ fn a_request_that_cannot_be_parsed_is_answered_with_its_id() {
         (&json!(7), &json!(-32700)),
         "{v}"
     );
-    server.send_line(
+    server.send(
         r#"{"jsonrpc":"2.0","id":"n","method":"tools/call","params":{"name":"read","arguments":{"path":"a","limit":1e400}}}"#,
     );
     let v = server.receive();
     assert_eq!(v["id"], "n", "{v}");
-    server.send(&json!({"jsonrpc":"2.0","id":9,"method":"ping"}));
+    server.send_json(&json!({"jsonrpc":"2.0","id":9,"method":"ping"}));
     assert_eq!(server.receive()["id"], 9);
 }
 
@@ -487,9 +399,9 @@ fn a_notebook_of_too_many_cells_is_refused_within_its_bound() {
     };
     ws.file("many.ipynb", notebook(400_000));
     ws.file("some.ipynb", notebook(3));
-    let mut server = Server::start(&ws);
+    let mut server = Server::start(ws.path(), &["--root", "."], json!({}));
     for (id, outline) in [(1, false), (2, true)] {
-        server.call(id, json!({"path": "many.ipynb", "outline": outline}));
+        server.read_call(id, json!({"path": "many.ipynb", "outline": outline}));
         let v = server.receive();
         let error = &v["result"]["structuredContent"]["error"];
         assert_eq!(error["code"], "SIZE_LIMIT_EXCEEDED", "{v}");
@@ -498,7 +410,7 @@ fn a_notebook_of_too_many_cells_is_refused_within_its_bound() {
     // The file is 18 MB: three times that at most.
     let peak = server.peak_mib();
     assert!(peak < 54, "peak RSS {peak} MiB");
-    server.call(3, json!({"path": "some.ipynb", "outline": true}));
+    server.read_call(3, json!({"path": "some.ipynb", "outline": true}));
     let v = server.receive();
     assert_eq!(
         v["result"]["structuredContent"]["data"]["total_symbols"], 3,
@@ -547,11 +459,11 @@ fn markdown_of_any_shape_is_parsed_within_its_bound() {
         "line.md",
         format!("# Top\n{}\n## Next\n", "[".repeat(2 * half - 20)),
     );
-    let mut server = Server::start(&ws);
+    let mut server = Server::start(ws.path(), &["--root", "."], json!({}));
     for (id, name) in [(1, "lines.md"), (2, "line.md")] {
         // The server's CPU time: a loaded machine stretches the wall clock.
         let started = server.cpu_time();
-        server.call(id, json!({"path": name, "outline": true}));
+        server.read_call(id, json!({"path": name, "outline": true}));
         let v = server.receive();
         let result = &v["result"]["structuredContent"];
         match result["status"].as_str() {
@@ -563,7 +475,7 @@ fn markdown_of_any_shape_is_parsed_within_its_bound() {
         let peak = server.peak_mib();
         assert!(peak < 256, "{name}: peak RSS {peak} MiB");
     }
-    server.call(3, json!({"path": "line.md", "outline": true}));
+    server.read_call(3, json!({"path": "line.md", "outline": true}));
     let v = server.receive();
     assert_eq!(
         v["result"]["structuredContent"]["data"]["total_symbols"], 2,
@@ -633,7 +545,7 @@ fn one_construct_of_8_mib_is_parsed_within_its_bound() {
             "  }\n}\n",
         ),
     );
-    let mut server = Server::start(&ws);
+    let mut server = Server::start(ws.path(), &["--root", "."], json!({}));
     let calls = [
         json!({"path": "one.rs", "outline": true}),
         json!({"path": "one.rs", "signatures": true}),
@@ -643,7 +555,7 @@ fn one_construct_of_8_mib_is_parsed_within_its_bound() {
     ];
     for (id, arguments) in calls.into_iter().enumerate() {
         let started = server.cpu_time();
-        server.call(id as u64, arguments.clone());
+        server.read_call(id as u64, arguments.clone());
         let v = server.receive();
         let result = &v["result"]["structuredContent"];
         // A slow machine may give up at the parse's deadline; else the answer is whole.

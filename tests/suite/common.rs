@@ -150,6 +150,14 @@ pub struct Server {
     lines: std::sync::mpsc::Receiver<String>,
 }
 
+/// A server a test left running (it failed, or had no more to ask) is stopped with it.
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// How long [`Server::receive`] waits for an answer before the test fails as hung.
 pub const ANSWER_GUARD: std::time::Duration = std::time::Duration::from_secs(30);
 
@@ -229,6 +237,33 @@ impl Server {
     /// The next message, within [`ANSWER_GUARD`].
     pub fn receive(&mut self) -> Value {
         self.receive_within(ANSWER_GUARD)
+    }
+
+    /// Writes `message` as one line.
+    pub fn send_json(&mut self, message: &Value) {
+        self.send(&message.to_string());
+    }
+
+    /// The CPU time the server has used so far (user and system), whatever the load.
+    pub fn cpu_time(&self) -> std::time::Duration {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap();
+        // The fields after the command's name (in parentheses): utime is the 14th field.
+        let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+        let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+        // SAFETY: sysconf has no preconditions.
+        let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+        std::time::Duration::from_millis(ticks * 1000 / per_second)
+    }
+
+    /// The server's peak resident memory so far, in MiB.
+    pub fn peak_mib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let kib: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+            .unwrap();
+        kib / 1024
     }
 
     /// Sends a `tools/call` of `read` with `arguments` and id `id`.
