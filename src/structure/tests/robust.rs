@@ -160,21 +160,27 @@ fn deep_inputs(language: Language) -> Vec<Vec<u8>> {
 
 #[test]
 fn deep_nesting_neither_overflows_the_stack_nor_hangs() {
-    for language in LANGUAGES {
-        // A thread of the default size (2 MiB), as agentread's own threads are.
-        let worker = thread::Builder::new()
-            .spawn(move || {
-                for source in deep_inputs(language) {
-                    let started = Instant::now();
-                    let result = outline(language, &source, Duration::from_secs(60));
-                    let took = started.elapsed();
-                    let symbols = result.expect("an outline within the budget");
-                    assert_well_formed(&symbols, &source);
-                    // Generous for unoptimised test builds on a busy machine.
-                    assert!(took < Duration::from_secs(30), "{language:?} took {took:?}");
-                }
-            })
-            .expect("a thread");
+    // One thread per language, all at once (the test's longest), each of the default size
+    // (2 MiB), as agentread's own threads are.
+    let workers: Vec<_> = LANGUAGES
+        .iter()
+        .map(|&language| {
+            thread::Builder::new()
+                .spawn(move || {
+                    for source in deep_inputs(language) {
+                        let started = Instant::now();
+                        let result = outline(language, &source, Duration::from_secs(60));
+                        let took = started.elapsed();
+                        let symbols = result.expect("an outline within the budget");
+                        assert_well_formed(&symbols, &source);
+                        // Generous for unoptimised test builds on a busy machine.
+                        assert!(took < Duration::from_secs(30), "{language:?} took {took:?}");
+                    }
+                })
+                .expect("a thread")
+        })
+        .collect();
+    for worker in workers {
         worker.join().expect("no panic, no overflow");
     }
 }
