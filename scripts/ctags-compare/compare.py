@@ -34,9 +34,10 @@ KINDS = {
 }
 MAX_BYTES = 2 * 1024 * 1024
 
-# A `.h` header that is really C++ (SPEC §15 reads `.h` as C; ctags as C++): left out
-# of the C sample, since the C grammar cannot parse it.
-CPP_IN_HEADER = re.compile(r"^\s*(class|template|namespace)\b|\w::\w", re.M)
+# ctags reads every `.h` as C++; SPEC §15 reads one as C++ only when it looks like C++
+# (`namespace`, `template <`, `::` …). A `.h` is compared in the language agentread
+# read it in (`data.language`): a "c" sample keeps the C headers, a "cpp" sample the C++
+# ones.
 
 # Differences that SPEC §15 makes on purpose, recognised by the tag's source line:
 # (language, category, test(kind, line)). A miss in no category is counted as "other".
@@ -45,8 +46,6 @@ BY_DESIGN = [
      lambda kind, line: "lambda" in line),
     ("javascript", "object literal that ctags calls a class",
      lambda kind, line: kind == "class" and not re.search(r"\bclass\b", line)),
-    ("javascript", "function assigned to a member (x.y = function), no declared name",
-     lambda kind, line: re.match(r"^[\w$.\[\]'\"]+\.[\w$]+\s*=", line) is not None),
     ("javascript", "function in an object literal (`key: function`, `key() {}`)",
      lambda kind, line: re.match(r"^(async\s+)?(get\s+|set\s+)?\*?[\w$'\"\[\]]+\s*(:\s*(async\s+)?function|\()", line) is not None),
     ("javascript", "function assigned to a variable declared elsewhere (`f = function`)",
@@ -66,7 +65,17 @@ BY_DESIGN = [
 ]
 
 
-def files_for(language, root, exts, limit, rng):
+def read_as(binary, path):
+    """The language agentread reads `path` in (its outline's `data.language`)."""
+    run = subprocess.run([binary, "--root", "/", path, "--outline", "--limit", "1", "--format", "json"],
+                         capture_output=True, text=True, errors="replace")
+    try:
+        return json.loads(run.stdout)["data"]["language"]
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def files_for(binary, language, root, exts, limit, rng):
     found = []
     for dirpath, dirnames, filenames in os.walk(os.path.expanduser(root)):
         dirnames.sort()
@@ -75,11 +84,11 @@ def files_for(language, root, exts, limit, rng):
                 path = os.path.join(dirpath, name)
                 if not (os.path.isfile(path) and 0 < os.path.getsize(path) <= MAX_BYTES):
                     continue
-                if language == "c" and name.endswith(".h"):
-                    with open(path, "rb") as f:
-                        if CPP_IN_HEADER.search(f.read().decode("utf-8", "replace")):
-                            continue
                 found.append(path)
+    headers = [p for p in found if p.endswith(".h")]
+    if headers and language in ("c", "cpp"):
+        other = {p for p in headers if read_as(binary, p) != language}
+        found = [p for p in found if p not in other]
     if len(found) > limit:
         found = rng.sample(found, limit)
     return sorted(found)
@@ -148,7 +157,7 @@ def main():
     for spec in specs:
         language, root, exts = spec.split(":")
         by_language.setdefault(language, []).extend(
-            files_for(language, root, set(exts.split(",")), per_language, rng))
+            files_for(binary, language, root, set(exts.split(",")), per_language, rng))
     summary = []
     for language, files in by_language.items():
         files = sorted(set(files))

@@ -2,7 +2,8 @@
 # Runs compare.py on real source trees: up to 150 files a language, sampled with a fixed
 # seed. Rust and C come from ~/.cargo/registry/src, Python from its standard library; the
 # others from CORPUS (default /tmp/corpus): npm/node_modules (JavaScript, TypeScript),
-# any Go sources, google+gson (Java), cinc (C headers), google+leveldb and fmtlib+fmt (C++).
+# expressjs+express (CommonJS), any Go sources, google+gson (Java), cinc (C headers),
+# google+leveldb and fmtlib+fmt (C++, with their `.h` headers).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo build --release >&2
@@ -12,9 +13,9 @@ C=${CORPUS:-/tmp/corpus}
 exec python3 scripts/ctags-compare/compare.py target/release/agentread --per-language "${PER_LANGUAGE:-150}" --show "${SHOW:-8}" \
   "rust:$REG:rs" \
   "python:$PY:py" \
-  "javascript:$C/npm/node_modules:js,mjs,cjs" \
+  "javascript:$C/npm/node_modules:js,mjs,cjs" "javascript:$C/expressjs+express:js" \
   "typescript:$C/npm/node_modules:ts" \
   "go:$C:go" \
   "java:$C/google+gson:java" \
   "c:$REG:c" "c:$C/cinc:h" \
-  "cpp:$C/google+leveldb:cc,cpp,hpp" "cpp:$C/fmtlib+fmt:cc,cpp,hpp"
+  "cpp:$C/google+leveldb:cc,cpp,hpp,h" "cpp:$C/fmtlib+fmt:cc,cpp,hpp,h"
