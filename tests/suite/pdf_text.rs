@@ -227,6 +227,12 @@ fn files_that_open_with_the_empty_password_are_read() {
         "enc_attachments_only.pdf",
         // Attachments under a password that is not empty; the pages in the clear.
         "enc_attachments_password.pdf",
+        // A 40-bit RC4 key under V4, and crypt filters written as references: lopdf
+        // undoes neither as it loads the file.
+        "enc_v4_rc4_40.pdf",
+        "enc_indirect_crypt_filters.pdf",
+        // An /Encrypt that is no dictionary is no encryption (the pages are in the clear).
+        "enc_not_a_dictionary.pdf",
     ] {
         assert_eq!(
             extract(&fixture(name), BUDGET).map(|text| text.pages),
@@ -275,4 +281,93 @@ fn a_space_encoded_as_notdef_still_parts_words() {
 #[test]
 fn type3_glyphs_named_for_shapes_stand_for_their_codes() {
     assert_eq!(pages("type3_shape_names.pdf"), ["abba"]);
+}
+
+#[test]
+fn glyphs_past_the_page_edge_are_dropped() {
+    // The 25th W of 24-point Helvetica from x = 72 starts past x = 612; a line drawn
+    // above the page is not on it.
+    assert_eq!(
+        pages("page_edge.pdf"),
+        [format!("{}\nInside", "W".repeat(24))]
+    );
+}
+
+#[test]
+fn a_stream_without_length_is_read_to_its_endstream() {
+    assert_eq!(
+        pages("stream_without_length.pdf"),
+        ["A stream without a length"]
+    );
+}
+
+#[test]
+fn content_is_read_past_what_lopdf_stops_at() {
+    assert_eq!(
+        pages("content_tolerated.pdf"),
+        ["extensively\nGrandes Clients\nLast line"]
+    );
+}
+
+#[test]
+fn unicode_cids_mapped_by_a_cidtogidmap_stream_are_read_as_text() {
+    assert_eq!(pages("cid_unicode.pdf"), ["Výbava na přání"]);
+}
+
+#[test]
+fn text_drawn_twice_over_itself_is_read_once() {
+    assert_eq!(pages("fake_bold.pdf"), ["Bold\nShadow\nall"]);
+}
+
+#[test]
+fn a_lost_cross_reference_entry_is_found_by_rebuilding_the_table() {
+    assert_eq!(
+        pages("xref_offset_wrong.pdf"),
+        ["Found by the rebuilt table"]
+    );
+}
+
+#[test]
+fn vertical_writing_runs_down_the_page() {
+    // Each column is a line; the pen ends below the column, so "after" stays on the page.
+    assert_eq!(pages("vertical_writing.pdf"), ["ABCD\nEF\n\nA\nafter"]);
+}
+
+#[test]
+fn a_form_cannot_restore_or_leave_its_page_states() {
+    assert_eq!(
+        pages("form_unbalanced_q.pdf"),
+        ["In the form\n\nAfter the form"]
+    );
+}
+
+#[test]
+fn an_embedded_cmap_gives_cids_their_widths() {
+    assert_eq!(
+        pages("cmap_cid_widths.pdf"),
+        ["An embedded CMap maps codes to CIDs, and widths follow the CIDs."]
+    );
+}
+
+#[test]
+fn an_appearance_box_written_as_a_reference_is_followed() {
+    assert_eq!(
+        pages("annotation_indirect_bbox.pdf"),
+        ["Page text\n\nStamp text"]
+    );
+}
+
+#[test]
+fn inline_image_data_that_runs_into_its_end_is_skipped() {
+    assert_eq!(pages("inline_image_glued_ei.pdf"), ["After the image"]);
+}
+
+#[test]
+fn a_page_tree_whose_root_is_a_page_has_that_page() {
+    assert_eq!(pages("pages_root_is_page.pdf"), ["The only page"]);
+}
+
+#[test]
+fn a_gap_of_an_eighth_of_the_size_parts_words() {
+    assert_eq!(pages("word_break.pdf"), ["Contents . . . 1\n\nkern x"]);
 }

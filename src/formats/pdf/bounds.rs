@@ -258,11 +258,11 @@ enum Mode {
     Content,
 }
 
-fn is_space(b: u8) -> bool {
+pub(super) fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0c' | b'\0')
 }
 
-fn is_delimiter(b: u8) -> bool {
+pub(super) fn is_delimiter(b: u8) -> bool {
     matches!(
         b,
         b'(' | b')' | b'<' | b'>' | b'[' | b']' | b'{' | b'}' | b'/' | b'%'
@@ -365,18 +365,20 @@ fn count_tokens(bytes: &[u8], mode: Mode, limit: usize) -> Option<usize> {
     }
 }
 
-/// Where the data of an inline image that starts after `ID` at `at` ends.
-fn inline_image_end(bytes: &[u8], mut at: usize) -> usize {
-    while let Some(i) = memchr::memmem::find(&bytes[at..], b"EI") {
-        let ei = at + i;
-        let before = ei.checked_sub(1).map(|p| bytes[p]);
-        let after = bytes.get(ei + 2).copied();
-        if before.is_some_and(is_space) && after.is_none_or(|b| is_space(b) || is_delimiter(b)) {
-            return ei + 2;
-        }
-        at = ei + 2;
-    }
-    bytes.len()
+/// Where the data of an inline image that starts after `ID` at `start` ends: after the
+/// first `EI` between white space, else (data that runs into its `EI`) the first `EI`
+/// followed by white space.
+pub(super) fn inline_image_end(bytes: &[u8], start: usize) -> usize {
+    let after_ok = |ei: usize| {
+        bytes
+            .get(ei + 2)
+            .is_none_or(|&b| is_space(b) || is_delimiter(b))
+    };
+    let eis = || memchr::memmem::find_iter(&bytes[start..], b"EI").map(|i| start + i);
+    eis()
+        .find(|&ei| ei.checked_sub(1).is_some_and(|p| is_space(bytes[p])) && after_ok(ei))
+        .or_else(|| eis().find(|&ei| after_ok(ei)))
+        .map_or(bytes.len(), |ei| ei + 2)
 }
 
 #[cfg(test)]

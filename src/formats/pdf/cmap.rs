@@ -4,7 +4,8 @@
 //! Real maps are PostScript written by many hands: LuaTeX splits `/CMapType 2 def` over
 //! lines, some writers drop the slash of `/CIDSystemInfo` or write `/CMapName //usr/…`.
 //! A strict parser drops the whole map on one such token; this one reads tokens, acts on
-//! the `codespacerange`, `bfchar` and `bfrange` sections and skips whatever else it meets.
+//! the `codespacerange`, `bfchar`, `bfrange`, `cidchar` and `cidrange` sections and skips
+//! whatever else it meets.
 
 use std::collections::HashMap;
 
@@ -33,10 +34,25 @@ impl CodeRange {
     }
 }
 
-/// What a CMap says: its code spaces, and the text of the codes it maps.
+/// Codes from `low` to `high` that select the CIDs from `cid` on (an encoding CMap's
+/// `cidrange`; a `cidchar` is a range of one code).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct CidRange {
+    pub(super) low: u32,
+    pub(super) high: u32,
+    pub(super) cid: u32,
+}
+
+/// The most `cidrange` and `cidchar` entries kept: Adobe's largest CMaps have a few
+/// thousand.
+const MAX_CID_RANGES: usize = 1 << 16;
+
+/// What a CMap says: its code spaces, the text of the codes it maps, and (an encoding
+/// CMap) the CIDs its codes select.
 #[derive(Debug, Default)]
 pub(super) struct CMap {
     pub(super) code_ranges: Vec<CodeRange>,
+    pub(super) cid_ranges: Vec<CidRange>,
     /// Code → the span of its text in `text`.
     map: HashMap<u32, (u32, u32)>,
     text: String,
@@ -63,9 +79,12 @@ impl CMap {
                 Token::Word(b"begincodespacerange") => cmap.code_spaces(&mut tokens),
                 Token::Word(b"beginbfchar") => cmap.bf_chars(&mut tokens),
                 Token::Word(b"beginbfrange") => cmap.bf_ranges(&mut tokens),
+                Token::Word(b"begincidrange") => cmap.cids(&mut tokens, true),
+                Token::Word(b"begincidchar") => cmap.cids(&mut tokens, false),
                 _ => {}
             }
         }
+        cmap.cid_ranges.sort_by_key(|range| range.low);
         cmap
     }
 
@@ -88,6 +107,42 @@ impl CMap {
                 self.code_ranges.push(range);
             }
         }
+    }
+
+    /// The entries of a `cidrange` section (`<low> <high> cid`) or a `cidchar` one
+    /// (`<code> cid`).
+    fn cids(&mut self, tokens: &mut Tokens, ranges: bool) {
+        loop {
+            let Some(Token::Hex(low)) = tokens.next() else {
+                return;
+            };
+            let high = if ranges {
+                let Some(Token::Hex(high)) = tokens.next() else {
+                    return;
+                };
+                high
+            } else {
+                low.clone()
+            };
+            let Some(Token::Word(cid)) = tokens.next() else {
+                return;
+            };
+            let cid = std::str::from_utf8(cid).ok().and_then(|c| c.parse().ok());
+            if let (Some(low), Some(high), Some(cid)) = (code_value(&low), code_value(&high), cid)
+                && low <= high
+                && self.cid_ranges.len() < MAX_CID_RANGES
+            {
+                self.cid_ranges.push(CidRange { low, high, cid });
+            }
+        }
+    }
+
+    /// The CID a code selects, if a `cidrange` or `cidchar` names it. The ranges are
+    /// sorted by their first code (see [`CMap::parse`]): real CMaps' ranges don't overlap.
+    pub(super) fn cid(&self, code: u32) -> Option<u32> {
+        let after = self.cid_ranges.partition_point(|r| r.low <= code);
+        let range = self.cid_ranges.get(after.checked_sub(1)?)?;
+        (code <= range.high).then(|| range.cid.saturating_add(code - range.low))
     }
 
     fn bf_chars(&mut self, tokens: &mut Tokens) {

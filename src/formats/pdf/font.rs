@@ -36,6 +36,10 @@ pub(super) struct Font {
     /// usable ToUnicode map.
     collection: Option<Arc<hayro_cmap::CMap>>,
     widths: Widths,
+    /// Vertical writing (§9.7.4.3): the advance of a composite font whose CMap is a `-V`
+    /// one (or says `/WMode 1`) goes down the page, by this many thousandths of the size
+    /// (`/DW2`'s second number, negated; 1000 by default). `None` for horizontal fonts.
+    pub(super) vertical: Option<f32>,
 }
 
 /// How the bytes of a string split into codes.
@@ -45,6 +49,9 @@ enum CodeSpace {
     Ranges(Vec<CodeRange>),
     /// A predefined CMap: a code is as long as the map has CIDs for.
     Predefined(Arc<hayro_cmap::CMap>),
+    /// An embedded encoding CMap: codes split by its code space ranges, and mapped to
+    /// CIDs by its `cidrange`s (a code none maps is CID 0, as poppler takes it).
+    Embedded(CMap),
 }
 
 /// One code of a string: where its bytes are, and its value.
@@ -223,6 +230,7 @@ impl Font {
             unicode_codes: false,
             collection: None,
             widths,
+            vertical: None,
         }
     }
 
@@ -232,6 +240,13 @@ impl Font {
                 CodeSpace::Ranges(cmap.code_ranges.clone())
             }
             _ => CodeSpace::TwoBytes,
+        };
+        let vertical = match get(doc, dict, b"Encoding") {
+            Some(Object::Name(cmap)) => cmap == b"V" || cmap.ends_with(b"-V"),
+            Some(Object::Stream(stream)) => {
+                stream.dict.get(b"WMode").and_then(Object::as_i64).ok() == Some(1)
+            }
+            _ => false,
         };
         let (space, unicode_codes) = match get(doc, dict, b"Encoding") {
             Some(Object::Name(cmap)) => {
@@ -252,12 +267,13 @@ impl Font {
             Some(Object::Stream(stream)) => {
                 let embedded = stream
                     .get_plain_content_with_limit(MAX_STREAM_BYTES)
-                    .map(|source| CMap::parse(&source).code_ranges)
-                    .unwrap_or_default();
-                if embedded.is_empty() {
-                    (from_to_unicode(&to_unicode), false)
-                } else {
-                    (CodeSpace::Ranges(embedded), false)
+                    .map(|source| CMap::parse(&source))
+                    .ok();
+                match embedded {
+                    Some(cmap) if !cmap.code_ranges.is_empty() => {
+                        (CodeSpace::Embedded(cmap), false)
+                    }
+                    _ => (from_to_unicode(&to_unicode), false),
                 }
             }
             _ => (CodeSpace::TwoBytes, false),
@@ -265,6 +281,8 @@ impl Font {
         // The collection's map is inflated only for a font whose codes have no text
         // otherwise (most CJK PDFs carry ToUnicode maps).
         let usable = to_unicode.as_ref().is_some_and(|map| !map.is_empty());
+        let unicode_codes = unicode_codes
+            || (!usable && matches!(space, CodeSpace::TwoBytes) && cids_are_unicode(doc, dict));
         let collection = if usable || unicode_codes {
             None
         } else {
@@ -287,6 +305,7 @@ impl Font {
             unicode_codes,
             collection,
             widths: composite_widths(doc, dict),
+            vertical: vertical.then(|| vertical_advance(doc, dict)),
         }
     }
 
@@ -300,7 +319,11 @@ impl Font {
                 // An odd byte at the end of a two-byte string is no code.
                 CodeSpace::TwoBytes if rest.len() < 2 => return None,
                 CodeSpace::TwoBytes => 2,
-                CodeSpace::Ranges(ranges) => (1..=4.min(rest.len()))
+                CodeSpace::Ranges(ranges)
+                | CodeSpace::Embedded(CMap {
+                    code_ranges: ranges,
+                    ..
+                }) => (1..=4.min(rest.len()))
                     .find(|&n| ranges.iter().any(|r| r.contains(&rest[..n])))
                     // Bytes in no range take the shortest length there is (as poppler).
                     .unwrap_or_else(|| ranges.iter().map(|r| r.len).min().unwrap_or(1))
@@ -317,6 +340,9 @@ impl Font {
             let value = value_of(&rest[..len]);
             let cid = match &self.space {
                 CodeSpace::Predefined(map) => predefined::cid(map, value, len).unwrap_or(0),
+                CodeSpace::Embedded(map) if !map.cid_ranges.is_empty() => {
+                    map.cid(value).unwrap_or(0)
+                }
                 _ => value,
             };
             let code = Code {
@@ -364,6 +390,39 @@ fn descendant<'a>(doc: &'a Document, dict: &'a Dictionary) -> Option<&'a Diction
         .and_then(|fonts| fonts.first())
         .and_then(|font| resolve(doc, font))
         .and_then(|font| font.as_dict().ok())
+}
+
+/// How far a vertical font's glyphs advance down the page, in thousandths of the size:
+/// its CIDFont's `/DW2` second number negated, 1000 by default (per-glyph `/W2` widths
+/// are not read).
+fn vertical_advance(doc: &Document, dict: &Dictionary) -> f32 {
+    descendant(doc, dict)
+        .and_then(|font| get(doc, font, b"DW2"))
+        .and_then(|dw2| dw2.as_array().ok())
+        .and_then(|dw2| dw2.get(1))
+        .map(|down| -number(resolve(doc, down)))
+        .filter(|down| *down > 0.0)
+        .unwrap_or(1000.0)
+}
+
+/// Whether a composite font without a ToUnicode map numbers its glyphs by Unicode, as
+/// poppler reads it: its collection is `Adobe-UCS`, or `Adobe-Identity` (or none it
+/// knows) with the CIDs mapped to glyphs by a `CIDToGIDMap` stream (TCPDF writes the
+/// text's code points as CIDs so). Under an identity map the CIDs are glyph numbers,
+/// which say nothing of the text (poppler prints them as characters all the same).
+fn cids_are_unicode(doc: &Document, dict: &Dictionary) -> bool {
+    let Some(font) = descendant(doc, dict) else {
+        return false;
+    };
+    let ordering = get(doc, font, b"CIDSystemInfo")
+        .and_then(|info| info.as_dict().ok())
+        .and_then(|info| get(doc, info, b"Ordering"))
+        .and_then(|ordering| ordering.as_str().ok());
+    match ordering {
+        Some(b"UCS") => true,
+        Some(b"GB1" | b"CNS1" | b"Japan1" | b"Korea1") => false,
+        _ => matches!(get(doc, font, b"CIDToGIDMap"), Some(Object::Stream(_))),
+    }
 }
 
 /// The most a Type 1 program may inflate to for its encoding to be read: real ones are a

@@ -20,10 +20,10 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use lopdf::content::Content;
 use lopdf::{Dictionary, Document, LoadOptions, Object, ObjectId};
 
 use super::bounds;
+use super::content;
 use super::font::Font;
 use super::objects::{MAX_STREAM_BYTES, get, number, resolve};
 use super::tables;
@@ -89,13 +89,30 @@ pub(super) fn extract_pages(
             _ => PdfError::Damaged,
         })
     };
-    let mut doc = match load(bytes, false) {
+    // lopdf reads crypt filters only when they are written in place; with one written
+    // elsewhere it "decrypts" with none and the text is ciphertext. Such a file is
+    // decrypted here instead.
+    let loaded = if declares_encryption(bytes) && indirect_crypt_filters(bytes) {
+        Err(PdfError::Encrypted)
+    } else {
+        load(bytes, false)
+    };
+    // The file read as if it were not encrypted, then decrypted here; a file that needs a
+    // password is never called damaged (SPEC §16).
+    let decrypt_here = || match load(&without_encryption(bytes), false) {
+        Ok(doc) => decrypted(doc),
+        Err(PdfError::Damaged) => Err(PdfError::Encrypted),
+        Err(other) => Err(other),
+    };
+    let mut doc = match loaded {
         // Only its attachments are encrypted (its streams' and strings' filters are
         // `/Identity`): the pages are in the clear, and poppler reads them whatever the
         // attachments' password. The file is loaded again as if not encrypted.
         Err(PdfError::Encrypted) if only_attachments_encrypted(bytes) => {
             load(&without_encryption(bytes), false)?
         }
+        // Encryption lopdf could not undo as it loaded the file: tried again here.
+        Err(PdfError::Encrypted) => decrypt_here()?,
         other => other?,
     };
     // lopdf rebuilds a page tree it could not read only when no filter is given; with
@@ -121,20 +138,54 @@ pub(super) fn extract_pages(
         drop(doc);
         doc = load(&without_encryption(bytes), false)?;
     }
-    // One still encrypted needs a password we don't have.
+    // One still encrypted needs a password we don't have, unless its encryption is one
+    // lopdf leaves alone (an `/Encrypt` that is no dictionary).
     if doc.is_encrypted() {
-        return Err(PdfError::Encrypted);
+        drop(doc);
+        doc = decrypt_here()?;
     }
-    let pages = doc.get_pages();
+    let mut pages = doc.get_pages();
+    // A page whose content the cross-reference table lost (an offset that points
+    // nowhere, an entry that is gone): poppler rebuilds the table from the objects
+    // themselves, and so does lopdf when asked. Not for an encrypted file, whose bytes
+    // were read patched.
+    let lost = |doc: &Document, pages: &std::collections::BTreeMap<u32, ObjectId>| {
+        pages.values().any(|&page| {
+            doc.get_dictionary(page).is_err()
+                || doc
+                    .get_page_contents(page)
+                    .iter()
+                    .any(|&id| doc.get_object(id).and_then(Object::as_stream).is_err())
+        })
+    };
+    if !pages.is_empty() && !declares_encryption(bytes) && lost(&doc, &pages) {
+        drop(doc);
+        doc = load(bytes, true)?;
+        pages = doc.get_pages();
+    }
+    // A page tree whose root is itself a page (poppler reads it as the only page).
+    if pages.is_empty()
+        && let Ok(Object::Reference(root)) = doc.catalog().and_then(|c| c.get(b"Pages"))
+        && doc
+            .get_dictionary(*root)
+            .is_ok_and(|page| page.has_type(b"Page"))
+    {
+        pages.insert(1, *root);
+    }
+    // lopdf loads a file whose user password is not empty without decrypting it (and
+    // without saying so): its objects are ciphertext, so no page is found. Decrypted here,
+    // it needs a password (Encrypted), or opens and has pages after all (an /Encrypt that
+    // is no dictionary), or opens and has none that can be read (Damaged).
+    if pages.is_empty() && declares_encryption(bytes) {
+        drop(doc);
+        doc = decrypt_here()?;
+        pages = doc.get_pages();
+    }
     if pages.is_empty() {
-        // lopdf loads a file whose user password is not empty without decrypting it (and
-        // without saying so): its objects are ciphertext, so no page is found.
-        if declares_encryption(bytes) {
-            return Err(PdfError::Encrypted);
-        }
         return Err(PdfError::Damaged);
     }
     resolve_stream_filters(&mut doc);
+    recover_unbounded_streams(&mut doc, bytes);
     let doc = doc;
     let mut walker = Walker {
         doc: &doc,
@@ -174,6 +225,76 @@ fn declares_encryption(bytes: &[u8]) -> bool {
                 b' ' | b'\t' | b'\r' | b'\n' | b'0'..=b'9' | b'<'
             )
     })
+}
+
+/// Whether the file's crypt filters (`/CF`) are written as a reference to a dictionary,
+/// which lopdf does not follow.
+fn indirect_crypt_filters(bytes: &[u8]) -> bool {
+    memchr::memmem::find_iter(bytes, b"/CF").any(|at| {
+        let rest = &bytes[at + 3..];
+        let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+        rest.first().is_some_and(u8::is_ascii_digit)
+    })
+}
+
+/// A document loaded as if it were not encrypted (its `/Encrypt` renamed, see
+/// [`without_encryption`]), decrypted with the empty password, as poppler opens it:
+/// - an `/Encrypt` that is no dictionary (a damaged file) is no encryption: the file is
+///   read as it is; one written into the trailer becomes an object of its own;
+/// - crypt filters written elsewhere are brought into the dictionary, where lopdf looks;
+/// - a V4 dictionary whose RC4 key is shorter than 128 bits (which lopdf refuses) is read
+///   as V2, the same RC4 with the same key for strings and streams alike.
+///
+/// [`PdfError::Encrypted`] when the empty password does not open it.
+fn decrypted(mut doc: Document) -> Result<Document, PdfError> {
+    let (id, mut encrypt) = match doc.trailer.get(b"Encrypx") {
+        Ok(Object::Reference(id)) => match doc.get_dictionary(*id) {
+            Ok(encrypt) => (*id, encrypt.clone()),
+            Err(_) => return Ok(doc),
+        },
+        // Written into the trailer: lopdf decrypts only with one of its own.
+        Ok(Object::Dictionary(encrypt)) => {
+            let encrypt = encrypt.clone();
+            (doc.new_object_id(), encrypt)
+        }
+        _ => return Ok(doc),
+    };
+    let filters = get(&doc, &encrypt, b"CF")
+        .and_then(|filters| filters.as_dict().ok())
+        .map(|filters| {
+            let mut direct = Dictionary::new();
+            for (name, filter) in filters {
+                if let Some(Object::Dictionary(filter)) = resolve(&doc, filter) {
+                    direct.set(name.clone(), Object::Dictionary(filter.clone()));
+                }
+            }
+            direct
+        });
+    if let Some(filters) = filters {
+        let method = |key: &[u8]| {
+            let name = encrypt.get(key).and_then(Object::as_name).ok()?;
+            let filter = filters.get(name).and_then(Object::as_dict).ok()?;
+            filter.get(b"CFM").and_then(Object::as_name).ok()
+        };
+        let short_key = encrypt
+            .get(b"Length")
+            .and_then(Object::as_i64)
+            .is_ok_and(|bits| bits < 128);
+        let rc4 = method(b"StmF") == Some(b"V2") && method(b"StrF") == Some(b"V2");
+        if encrypt.get(b"V").and_then(Object::as_i64).ok() == Some(4) && short_key && rc4 {
+            encrypt.set("V", Object::Integer(2));
+        }
+        encrypt.set("CF", Object::Dictionary(filters));
+    }
+    doc.objects.insert(id, Object::Dictionary(encrypt));
+    doc.trailer.remove(b"Encrypx");
+    doc.trailer.set("Encrypt", Object::Reference(id));
+    // An object that fails to decrypt (an image the load filter emptied) is no failure
+    // of the password: only a document still encrypted is.
+    if doc.decrypt("").is_err() && doc.is_encrypted() {
+        return Err(PdfError::Encrypted);
+    }
+    Ok(doc)
 }
 
 /// Whether the file's encryption dictionary (written in the clear, not inside an object
@@ -238,6 +359,58 @@ fn with_empty_id(bytes: &[u8]) -> Option<Vec<u8>> {
     patched.extend_from_slice(b" /ID [<> <>] ");
     patched.extend_from_slice(&bytes[at..]);
     Some(patched)
+}
+
+/// Reads the data of every stream whose `/Length` is missing or no integer up to its
+/// `endstream`, as poppler does: lopdf leaves such a stream empty, and a page drawn by
+/// one would have no text. Image data is never read for text, and the data recovered
+/// over all streams is at most the file's size.
+fn recover_unbounded_streams(doc: &mut Document, bytes: &[u8]) {
+    // lopdf's offsets count from the file's `%PDF-`, as it reads from there.
+    let base = memchr::memmem::find(bytes, b"%PDF-").unwrap_or(0);
+    let has_length = |doc: &Document, stream: &lopdf::Stream| {
+        stream
+            .dict
+            .get(b"Length")
+            .ok()
+            .and_then(|length| resolve(doc, length))
+            .is_some_and(|length| matches!(length, Object::Integer(n) if *n >= 0))
+    };
+    let mut found = Vec::new();
+    for (id, object) in &doc.objects {
+        let Object::Stream(stream) = object else {
+            continue;
+        };
+        let is_image =
+            matches!(stream.dict.get(b"Subtype"), Ok(Object::Name(name)) if name == b"Image");
+        if let Some(start) = stream.start_position
+            && stream.content.is_empty()
+            && !is_image
+            && !has_length(doc, stream)
+        {
+            found.push((*id, start));
+        }
+    }
+    let mut room = bytes.len();
+    for (id, start) in found {
+        let Some(data) = bytes.get(base.saturating_add(start)..) else {
+            continue;
+        };
+        let Some(end) = memchr::memmem::find(data, b"endstream") else {
+            continue;
+        };
+        // The end-of-line before `endstream` is not data.
+        let mut data = &data[..end];
+        data = data.strip_suffix(b"\n").unwrap_or(data);
+        data = data.strip_suffix(b"\r").unwrap_or(data);
+        if data.len() > room.min(MAX_STREAM_BYTES) {
+            break;
+        }
+        room -= data.len();
+        if let Some(Object::Stream(stream)) = doc.objects.get_mut(&id) {
+            stream.set_content(data.to_vec());
+        }
+    }
 }
 
 /// Writes the `/Filter` and `/DecodeParms` of every stream in place where they are
@@ -319,6 +492,9 @@ struct Page {
     saved: Vec<State>,
     /// `q`s beyond [`MAX_SAVED_STATES`] not yet matched by a `Q`.
     unsaved: usize,
+    /// The saved states a `Q` may not restore: those saved before the form being drawn
+    /// (a form's unmatched `Q` must not undo its page's `q`, as in poppler).
+    floor: usize,
     /// The text matrix and the text line matrix (§9.4.2).
     tm: Matrix,
     tlm: Matrix,
@@ -328,6 +504,8 @@ struct Page {
     /// Text that replaces the glyphs drawn inside its sequence (§14.9.4), as pdftotext
     /// reads it: an emoji drawn as a picture glyph, a ligature, a shaped word.
     actual: Option<Actual>,
+    /// Where glyphs show; those outside are dropped, as pdftotext drops them.
+    paper: Option<Paper>,
 }
 
 /// An `ActualText` being collected: the text, and where the glyphs it replaces went.
@@ -406,10 +584,12 @@ impl<'a> Walker<'a> {
             state: State::new(),
             saved: Vec::new(),
             unsaved: 0,
+            floor: 0,
             tm: IDENTITY,
             tlm: IDENTITY,
             marked: Vec::new(),
             actual: None,
+            paper: Paper::of(self.doc, page_id),
         };
         let resources = match self.doc.get_page_resources(page_id) {
             Ok((direct, ids)) => direct
@@ -473,19 +653,16 @@ impl<'a> Walker<'a> {
         if bounds::largest_operation(content) > bounds::MAX_OPERATION_TOKENS {
             return Err(Stop::TooLarge);
         }
-        for operation in Content::decode_iter(content) {
+        let mut operations = content::operations(content);
+        for operation in operations.by_ref() {
             self.ops += 1;
             if self.ops >= OPS_PER_CLOCK_CHECK {
                 self.ops = 0;
                 self.check_deadline()?;
             }
-            let Ok(operation) = operation else {
-                // What came before the broken operator stays; the rest can't be parsed.
-                page.broken = true;
-                break;
-            };
-            self.operate(page, &operation.operator, &operation.operands, resources)?;
+            self.operate(page, operation.operator, &operation.operands, resources)?;
         }
+        page.broken |= operations.stray;
         Ok(())
     }
 
@@ -509,7 +686,9 @@ impl<'a> Walker<'a> {
             "Q" => {
                 if page.unsaved > 0 {
                     page.unsaved -= 1;
-                } else if let Some(saved) = page.saved.pop() {
+                } else if page.saved.len() > page.floor
+                    && let Some(saved) = page.saved.pop()
+                {
                     *state = saved;
                 }
             }
@@ -566,10 +745,15 @@ impl<'a> Walker<'a> {
                         Object::String(..) => self.show(page, Some(item))?,
                         // A number moves the next glyph left by thousandths of the size;
                         // a large negative one is how TeX and others write a space.
+                        // A vertical font's numbers move it along y (§9.4.3).
                         _ => {
                             let state = &page.state;
-                            let shift = -number(Some(item)) / 1000.0 * state.size * state.scaling;
-                            page.tm = multiply(&translation(shift, 0.0), &page.tm);
+                            let shift = -number(Some(item)) / 1000.0 * state.size;
+                            let step = match state.font.as_ref().and_then(|f| f.vertical) {
+                                Some(_) => translation(0.0, shift),
+                                None => translation(shift * state.scaling, 0.0),
+                            };
+                            page.tm = multiply(&step, &page.tm);
                         }
                     }
                 }
@@ -649,29 +833,70 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Puts the text of `bytes` where the text matrix says, and advances it by their widths.
+    /// Puts the text of `bytes` where the text matrix says, and advances it by their widths
+    /// (down the page for a vertical font). Glyphs that fall outside the page are skipped,
+    /// as pdftotext skips them.
     fn place(&mut self, page: &mut Page, font: &Font, bytes: &[u8]) -> Result<(), Stop> {
         let state = &page.state;
+        // The way the pen moves in text space.
+        let (dx, dy) = match font.vertical {
+            Some(_) => (0.0, -1.0),
+            None => (1.0, 0.0),
+        };
+        let along = |distance: f32| translation(distance * dx, distance * dy);
+        // Text space to user space, for the glyphs' positions on the page.
+        let to_user = multiply(&page.tm, &state.ctm);
+        let shown = |at: f32, width: f32| {
+            page.paper.is_none_or(|paper| {
+                let (px, py) = (at * dx, at * dy + state.rise);
+                let (wx, wy) = (width * dx, width * dy);
+                paper.shows(
+                    px * to_user[0] + py * to_user[2] + to_user[4],
+                    px * to_user[1] + py * to_user[3] + to_user[5],
+                    wx * to_user[0] + wy * to_user[2],
+                    wx * to_user[1] + wy * to_user[3],
+                )
+            })
+        };
         // The spacing after the last glyph moves the pen but is no ink: the layout must
         // see the gap it leaves before the next string.
-        let (mut advance, mut trailing) = (0.0, 0.0);
+        let mut advance = 0.0;
         // Blank glyphs before the first one with text: the ink starts after them.
         let mut lead = 0.0;
+        // Where the ink of the last glyph shown ends.
+        let mut ink_end = 0.0;
         let mut text = String::new();
         for code in font.codes(bytes) {
-            trailing = state.char_spacing;
+            let mut trailing = state.char_spacing;
             if code.is_word_space() {
                 trailing += state.word_spacing;
             }
-            let step = (font.width(code) / 1000.0 * state.size + trailing) * state.scaling;
+            // Spacing widens a horizontal advance, and shortens a vertical one (§9.4.4).
+            let (width, spacing) = match font.vertical {
+                Some(down) => (down / 1000.0 * state.size, -trailing),
+                None => (
+                    font.width(code) / 1000.0 * state.size * state.scaling,
+                    trailing * state.scaling,
+                ),
+            };
+            let step = width + spacing;
+            let at = advance;
             advance += step;
+            // The glyph's own width, without the spacing after it, as poppler tests it.
+            if !shown(at, width) {
+                if text.is_empty() {
+                    lead = advance;
+                }
+                continue;
+            }
+            ink_end = advance - spacing;
             let before = text.len();
             font.decode(code, &mut text);
             // A glyph with no text that moves the pen as a space does (a space the font's
             // encoding calls `.notdef`, or lacks) still parts words, as its gap does in
             // pdftotext's layout.
             if text.is_empty() {
-                lead += step;
+                lead = advance;
             } else if text.len() == before
                 && step.abs() > Lines::SPACE * (state.size * state.scaling).abs()
                 && !text.ends_with(' ')
@@ -688,25 +913,27 @@ impl<'a> Walker<'a> {
             state.rise,
         ];
         let start = multiply(
-            &multiply(&render, &multiply(&translation(lead, 0.0), &page.tm)),
+            &multiply(&render, &multiply(&along(lead), &page.tm)),
             &state.ctm,
         );
         let size = start[2].hypot(start[3]);
-        let ink_end = advance - trailing * state.scaling;
-        let start = multiply(
-            &multiply(&render, &multiply(&translation(lead, 0.0), &page.tm)),
+        let end = multiply(
+            &multiply(&render, &multiply(&along(ink_end), &page.tm)),
             &state.ctm,
         );
-        let ink = translation(ink_end, 0.0);
-        let end = multiply(&multiply(&render, &multiply(&ink, &page.tm)), &state.ctm);
-        page.tm = multiply(&translation(advance, 0.0), &page.tm);
+        page.tm = multiply(&along(advance), &page.tm);
         self.text_bytes += text.len();
         if self.text_bytes > MAX_TEXT_BYTES {
             return Err(Stop::TooMuchText);
         }
+        // A vertical font's lines run down its glyphs' up axis.
+        let direction = match font.vertical {
+            Some(_) => (-start[2], -start[3]),
+            None => (start[0], start[1]),
+        };
         // Lines run along the text's direction (a quarter turn at a time, as pdftotext
         // reads rotated text): positions are taken in a frame turned with the text.
-        let rotation = Rotation::of(start[0], start[1]);
+        let rotation = Rotation::of(direction.0, direction.1);
         let (x0, y) = rotation.unturn(start[4], start[5]);
         let (x1, _) = rotation.unturn(end[4], end[5]);
         match &mut page.actual {
@@ -784,18 +1011,19 @@ impl<'a> Walker<'a> {
         // The form runs in a saved state, with its matrix on top of the current one, and
         // leaves the text matrices as it found them.
         let (saved_state, tm, tlm) = (page.state.clone(), page.tm, page.tlm);
-        if let Some(m) = stream
-            .dict
-            .get(b"Matrix")
-            .ok()
-            .and_then(|m| m.as_array().ok())
-            .and_then(|m| matrix(m))
-        {
+        if let Some(m) = form_numbers(doc, stream, b"Matrix").filter(|m| m.len() == 6) {
+            let m: Matrix = std::array::from_fn(|i| m[i]);
             page.state.ctm = multiply(&m, &page.state.ctm);
         }
+        // A form saves and restores states within its own: what it leaves saved is
+        // dropped, and it restores none saved before it.
+        let (floor, unsaved) = (page.floor, page.unsaved);
+        (page.floor, page.unsaved) = (page.saved.len(), 0);
         page.forms.push(id);
         let outcome = self.run(page, &content, &form_resources);
         page.forms.pop();
+        page.saved.truncate(page.floor);
+        (page.floor, page.unsaved) = (floor, unsaved);
         (page.state, page.tm, page.tlm) = (saved_state, tm, tlm);
         outcome
     }
@@ -858,7 +1086,7 @@ impl<'a> Walker<'a> {
                 (Some((id, stream)), value)
                     if !(regenerate && value.is_some() && subtype == Some(b"Widget")) =>
                 {
-                    page.state.ctm = placement(stream, rect);
+                    page.state.ctm = placement(doc, stream, rect);
                     self.draw_form(page, id, stream, &defaults)?;
                 }
                 (_, Some(value)) => {
@@ -904,13 +1132,17 @@ fn appearance<'a>(
     }
 }
 
+/// A form's `/BBox` or `/Matrix`, either of which may be written as a reference, as
+/// its numbers may.
+fn form_numbers(doc: &Document, stream: &lopdf::Stream, key: &[u8]) -> Option<Vec<f32>> {
+    let array = get(doc, &stream.dict, key)?.as_array().ok()?;
+    Some(array.iter().map(|n| number(resolve(doc, n))).collect())
+}
+
 /// The matrix that puts an appearance's bounding box (under its own matrix) onto the
 /// annotation's rectangle (§12.5.5); the form's matrix is applied by `draw_form`.
-fn placement(stream: &lopdf::Stream, rect: [f32; 4]) -> Matrix {
-    let numbers = |key: &[u8]| -> Option<Vec<f32>> {
-        let array = stream.dict.get(key).ok()?.as_array().ok()?;
-        Some(array.iter().map(|n| number(Some(n))).collect())
-    };
+fn placement(doc: &Document, stream: &lopdf::Stream, rect: [f32; 4]) -> Matrix {
+    let numbers = |key: &[u8]| form_numbers(doc, stream, key);
     let bbox = numbers(b"BBox")
         .filter(|b| b.len() == 4)
         .unwrap_or_else(|| rect.to_vec());
@@ -943,9 +1175,10 @@ fn placement(stream: &lopdf::Stream, rect: [f32; 4]) -> Matrix {
     [sx, 0.0, 0.0, sy, rect[0] - x0 * sx, rect[1] - y0 * sy]
 }
 
-/// A field's attribute, from the widget or the nearest field above it that has it.
-fn inherited<'a>(doc: &'a Document, widget: &'a Dictionary, key: &[u8]) -> Option<&'a Object> {
-    let mut dict = widget;
+/// An inheritable attribute: the dictionary's own, or that of the nearest parent that
+/// has it (a field's above its widget, a page's in the page tree).
+fn inherited<'a>(doc: &'a Document, dict: &'a Dictionary, key: &[u8]) -> Option<&'a Object> {
+    let mut dict = dict;
     for _ in 0..16 {
         if let Some(value) = get(doc, dict, key) {
             return Some(value);
@@ -1056,6 +1289,62 @@ impl Rotation {
     }
 }
 
+/// The page as pdftotext's text output sees it: its media box (the inherited one, else
+/// US Letter, as poppler), turned by its `/Rotate`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Paper {
+    /// Left, bottom, right, top.
+    mediabox: [f32; 4],
+    /// 0, 90, 180 or 270.
+    rotate: u16,
+}
+
+impl Paper {
+    /// The page's paper; `None` for a box too small to hold text (nothing is dropped then).
+    fn of(doc: &Document, page_id: ObjectId) -> Option<Paper> {
+        let page = doc.get_dictionary(page_id).ok()?;
+        let mediabox = inherited(doc, page, b"MediaBox")
+            .and_then(|b| b.as_array().ok())
+            .filter(|b| b.len() == 4)
+            .and_then(|b| {
+                let v: Vec<f32> = b
+                    .iter()
+                    .map(|n| match resolve(doc, n) {
+                        Some(n @ (Object::Integer(_) | Object::Real(_))) => Some(number(Some(n))),
+                        _ => None,
+                    })
+                    .collect::<Option<_>>()?;
+                Some([
+                    v[0].min(v[2]),
+                    v[1].min(v[3]),
+                    v[0].max(v[2]),
+                    v[1].max(v[3]),
+                ])
+            })
+            .unwrap_or([0.0, 0.0, 612.0, 792.0]);
+        let rotate = inherited(doc, page, b"Rotate")
+            .and_then(|r| r.as_i64().ok())
+            .map_or(0, |r| r.rem_euclid(360));
+        let rotate = if rotate % 90 == 0 { rotate as u16 } else { 0 };
+        let [x0, y0, x1, y1] = mediabox;
+        (x1 - x0 >= 1.0 && y1 - y0 >= 1.0).then_some(Paper { mediabox, rotate })
+    }
+
+    /// Whether a glyph drawn at `(x, y)` that advances by `(dx, dy)` (user space) is on
+    /// the page by poppler's test: its start not past the right or bottom edge, its end
+    /// not before the left or top one, in the page's device space (y down, turned).
+    fn shows(self, x: f32, y: f32, dx: f32, dy: f32) -> bool {
+        let [x0, y0, x1, y1] = self.mediabox;
+        let (across, down, step_across, step_down, width, height) = match self.rotate {
+            90 => (y - y0, x - x0, dy, dx, y1 - y0, x1 - x0),
+            180 => (x1 - x, y - y0, -dx, dy, x1 - x0, y1 - y0),
+            270 => (y1 - y, x1 - x, -dy, -dx, y1 - y0, x1 - x0),
+            _ => (x - x0, y1 - y, dx, -dy, x1 - x0, y1 - y0),
+        };
+        !(across + step_across < 0.0 || across > width || down + step_down < 0.0 || down > height)
+    }
+}
+
 /// Turns strings placed on the page into lines of text.
 #[derive(Default)]
 struct Lines {
@@ -1063,6 +1352,9 @@ struct Lines {
     /// Where the last string ended, in the frame of its rotation: its end's x, its
     /// baseline's y, its font size.
     last: Option<(Rotation, f32, f32, f32)>,
+    /// Where the last string started (its x, in the same frame) and where its text
+    /// begins in `text`: a string drawn again over it is a duplicate.
+    last_start: (f32, usize),
 }
 
 impl Lines {
@@ -1072,12 +1364,22 @@ impl Lines {
     /// A baseline moved by more than this many font sizes leaves a blank line, as a
     /// paragraph, heading or column break does; ordinary leading is 1.2.
     const BLANK_LINE: f32 = 1.9;
-    /// A gap wider than this share of the font size is a space: a word space is a
-    /// quarter to a third, kerning a few hundredths.
+    /// A glyph without text that advances more than this share of the font size stands
+    /// for a space, and character spacing past it letter-spaces a string (see `show`):
+    /// a word space is a quarter to a third, kerning a few hundredths.
     const SPACE: f32 = 0.15;
+    /// A gap between strings wider than this share of the font size parts words, as
+    /// poppler's word break does (`minWordBreakSpace`): TeX's thin spaces around
+    /// operators and the dots of a leader are wider, kerning is narrower.
+    const WORD_BREAK: f32 = 0.1;
     /// A string that starts this far (a share of the font size) back over the last one
     /// overlaps it: an accent and its letter, drawn one over the other.
     const OVERLAP: f32 = 0.1;
+    /// The same text drawn again this close (shares of the font size, along the line and
+    /// across it) to where it was drawn is a duplicate, as poppler takes it: fake bold
+    /// and drop shadows draw every glyph or word twice.
+    const DUPLICATE_ALONG: f32 = 0.1;
+    const DUPLICATE_ACROSS: f32 = 0.2;
 
     /// Joins a spacing accent and the letter it is drawn over into one character, as
     /// poppler does: the accent the last string ended with and the letter `text` starts
@@ -1122,6 +1424,14 @@ impl Lines {
         if let Some((last_rotation, last_x, last_y, last_size)) = self.last {
             let height = size.max(last_size).max(f32::EPSILON);
             let rise = (y - last_y).abs();
+            let (last_x0, last_text) = self.last_start;
+            if rotation == last_rotation
+                && (x0 - last_x0).abs() < Self::DUPLICATE_ALONG * height
+                && rise < Self::DUPLICATE_ACROSS * height
+                && self.text.get(last_text..) == Some(text)
+            {
+                return;
+            }
             if rotation != last_rotation {
                 self.text.push('\n');
             } else if rise > Self::NEW_LINE * height {
@@ -1137,7 +1447,7 @@ impl Lines {
                 let gap = x0 - last_x;
                 // A jump back along the line is a new piece of text drawn over or
                 // before the last (a table cell, a marginal note): keep the two apart.
-                let apart = gap > Self::SPACE * height || gap < -height;
+                let apart = gap > Self::WORD_BREAK * height || gap < -height;
                 let spaced = self.text.ends_with(char::is_whitespace)
                     || text.starts_with(char::is_whitespace);
                 if apart && !spaced {
@@ -1145,6 +1455,7 @@ impl Lines {
                 }
             }
         }
+        self.last_start = (x0, self.text.len());
         self.text.push_str(text);
         self.last = Some((rotation, x1, y, size));
     }

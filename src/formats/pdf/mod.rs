@@ -2,7 +2,8 @@
 //!
 //! lopdf parses the file (it repairs broken cross-reference tables, decrypts files that
 //! open without a password, and bounds how far a stream may inflate); `layout` walks each
-//! page's content stream and lays the text out in lines; `font` turns a string's bytes
+//! page's content stream (`content` reads its operators as tolerantly as poppler does)
+//! and lays the text out in lines; `font` turns a string's bytes
 //! into codes, text and advances the way poppler does (`cmap` reads ToUnicode maps
 //! tolerantly, `tables` holds the glyph list, encodings and standard-14 metrics).
 //! Everything here is pure Rust, so the binary stays self-contained.
@@ -22,6 +23,7 @@
 
 mod bounds;
 mod cmap;
+mod content;
 mod font;
 mod glyph;
 mod layout;

@@ -3,7 +3,11 @@
 and annotations, ActualText, right-to-left text drawn as seen, a space encoded as
 `.notdef`, Type 3 glyphs named for their shapes, a file whose user password is not empty
 with its /Encrypt written into the trailer, and one whose attachments alone are encrypted,
-under a password. Each file is written byte by byte. Needs python3 and qpdf (for the
+under a password; then what poppler reads and lopdf alone does not (glyphs past the page
+edge, streams without /Length, tolerated content, Unicode CIDs, fake bold, a lost xref
+entry, encryption lopdf does not undo, vertical writing, forms with unbalanced q, CIDs of
+an embedded CMap, indirect appearance boxes, inline image data, a page as page tree, word
+breaks). Each file is written byte by byte. Needs python3 and qpdf (for the
 trailer one); the last starts from make_decoder_fixtures.py's enc_attachments_only.pdf.
 """
 import re, subprocess
@@ -147,3 +151,190 @@ data = open('enc_attachments_only.pdf', 'rb').read()
 u = re.search(rb"/U <([0-9a-f]+)>", data)
 other = bytes(0xFF - b for b in bytes.fromhex(u.group(1).decode())).hex().encode()
 open('enc_attachments_password.pdf', 'wb').write(data.replace(u.group(1), other))
+
+# 9. Glyphs past the page's edge are dropped, as pdftotext drops them: 40 W's of 24-point
+#    Helvetica from x = 72 on a page 612 wide (the 25th starts past the edge), and a line
+#    drawn above the page.
+one_page('page_edge.pdf', {'F1': 5}, (
+    "BT /F1 24 Tf 72 720 Td (%s) Tj ET\n"
+    "BT /F1 12 Tf 72 800 Td (Above the page) Tj ET\n"
+    "BT /F1 12 Tf 72 690 Td (Inside) Tj ET" % ("W" * 40)), [HELV])
+
+# 10. A content stream whose dictionary has no /Length: read up to its `endstream`.
+pdf('stream_without_length.pdf', [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> "
+    "/Contents 4 0 R >>",
+    "<< >>\nstream\nBT /F1 12 Tf 72 700 Td (A stream without a length) Tj ET\nendstream",
+    HELV])
+
+# 11. Content lopdf's parser stops at: a minus sign with no digits in a TJ array (a 0), an
+#     operator inside a TJ array (dropped from it), a stray `]`.
+one_page('content_tolerated.pdf', {'F1': 5}, (
+    "BT /F1 12 Tf 72 700 Td [(ext)-(ensively)] TJ ET\n"
+    "BT /F1 12 Tf 72 680 Td [(Grandes) 0.0 Tc -250 (Clients)] TJ ] ET\n"
+    "BT /F1 12 Tf 72 660 Td (Last line) Tj ET"), [HELV])
+
+# 12. A composite font without ToUnicode whose CIDs are the text's code points, mapped to
+#     glyphs by a CIDToGIDMap stream (as TCPDF writes them): poppler reads the CIDs as
+#     Unicode. "Výbava na přání".
+text = "Výbava na přání"
+one_page('cid_unicode.pdf', {'F1': 5}, "BT /F1 12 Tf 72 700 Td <%s> Tj ET" % "".join(
+    "%04X" % ord(c) for c in text), [
+    "<< /Type /Font /Subtype /Type0 /BaseFont /Sans /Encoding /Identity-H /DescendantFonts [6 0 R] >>",
+    "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Sans /CIDSystemInfo << /Registry (Adobe) "
+    "/Ordering (Identity) /Supplement 0 >> /DW 500 /CIDToGIDMap 7 0 R >>",
+    stream(bytes(2 * 0x200))])
+
+# 13. Fake bold: every glyph drawn twice a fraction of a point apart, and a word drawn again
+#     over itself as a shadow; poppler keeps one of each.
+x, bold = 72.0, ""
+for c, width in zip("Bold", [667, 556, 222, 556]):
+    bold += "BT /F1 12 Tf %.3f 700 Td (%s) Tj ET BT /F1 12 Tf %.3f 700.2 Td (%s) Tj ET\n" % (x, c, x + 0.05, c)
+    x += width * 12 / 1000
+one_page('fake_bold.pdf', {'F1': 5}, bold + (
+    "BT /F1 12 Tf 72 680 Td (Shadow) Tj ET BT /F1 12 Tf 72.5 679.5 Td (Shadow) Tj ET\n"
+    "BT /F1 12 Tf 72 660 Td (all) Tj ET"), [HELV])
+
+# 14. A cross-reference entry that points past its object (the content stream's): read
+#     after rebuilding the table from the objects themselves, as poppler does.
+one_page('xref_offset_wrong.pdf', {'F1': 5}, "BT /F1 12 Tf 72 700 Td (Found by the rebuilt table) Tj ET",
+         [HELV])
+data = open('xref_offset_wrong.pdf', 'rb').read()
+entry = b"%010d 00000 n \n" % data.index(b"4 0 obj")
+open('xref_offset_wrong.pdf', 'wb').write(data.replace(entry, b"%010d 00000 n \n" % (data.index(b"4 0 obj") + 7)))
+
+# 15. Encryption lopdf does not undo as it loads the file, all with the empty user password:
+#     - V4 with a 40-bit RC4 key (/Length 40, crypt filters /V2), which lopdf refuses;
+#     - crypt filters written as references (/CF 7 0 R), which lopdf does not follow;
+#     - an /Encrypt that is no dictionary (a damaged file): no encryption, as poppler reads it.
+import hashlib, struct
+
+PAD = bytes.fromhex("28BF4E5E4E758A4164004E56FFFA01082E2E00B6D0683E802F0CA9FE6453697A")
+
+
+def rc4(key, data):
+    s = list(range(256))
+    j = 0
+    for i in range(256):
+        j = (j + s[i] + key[i % len(key)]) % 256
+        s[i], s[j] = s[j], s[i]
+    out, i, j = bytearray(), 0, 0
+    for byte in data:
+        i = (i + 1) % 256
+        j = (j + s[i]) % 256
+        s[i], s[j] = s[j], s[i]
+        out.append(byte ^ s[(s[i] + s[j]) % 256])
+    return bytes(out)
+
+
+def encrypted(path, n, encrypt, extra_objects=()):
+    """One page whose content is RC4-encrypted with an n-byte key for the empty user
+    password (algorithms 2 and 5, revision 4); `encrypt` is the dictionary with %s for
+    its /O and /U."""
+    owner = hashlib.md5(b"any owner value").digest() * 2
+    perms = -3904
+    file_id = hashlib.md5(path.encode()).digest()
+    key = hashlib.md5(PAD + owner + struct.pack('<i', perms) + file_id).digest()[:n]
+    for _ in range(50):
+        key = hashlib.md5(key).digest()[:n]
+    u = rc4(key, hashlib.md5(PAD + file_id).digest())
+    for i in range(1, 20):
+        u = rc4(bytes(k ^ i for k in key), u)
+    object_key = hashlib.md5(key + (4).to_bytes(3, 'little') + bytes(2)).digest()[:min(n + 5, 16)]
+    content = b"BT /F1 12 Tf 72 700 Td (Secret text of the encrypted fixtures) Tj ET"
+    pdf(path, [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> "
+        "/Contents 4 0 R >>",
+        stream(rc4(object_key, content)),
+        HELV,
+        encrypt % ("<%s>" % owner.hex(), "<%s>" % (u + bytes(16)).hex()),
+    ] + list(extra_objects), b"/Encrypt 6 0 R /ID [<%s> <%s>] " % (file_id.hex().encode(), file_id.hex().encode()))
+
+
+encrypted('enc_v4_rc4_40.pdf', 5,
+          "<< /Filter /Standard /V 4 /R 4 /Length 40 /P -3904 /O %s /U %s /CF << /StdCF << /Type /CryptFilter "
+          "/CFM /V2 /Length 5 /AuthEvent /DocOpen >> >> /StmF /StdCF /StrF /StdCF >>")
+encrypted('enc_indirect_crypt_filters.pdf', 16,
+          "<< /Filter /Standard /V 4 /R 4 /Length 128 /P -3904 /O %s /U %s /CF 7 0 R /StmF /StdCF /StrF /StdCF >>",
+          ["<< /StdCF 8 0 R >>", "<< /Type /CryptFilter /CFM /V2 /Length 16 /AuthEvent /DocOpen >>"])
+one_page('enc_not_a_dictionary.pdf', {'F1': 5},
+         "BT /F1 12 Tf 72 700 Td (Secret text of the encrypted fixtures) Tj ET", [HELV, "[/Standard 4]"])
+data = open('enc_not_a_dictionary.pdf', 'rb').read()
+open('enc_not_a_dictionary.pdf', 'wb').write(data.replace(b"/Root 1 0 R ", b"/Root 1 0 R /Encrypt 6 0 R "))
+
+# 16. Vertical writing (Identity-V): glyphs advance down the page, and a column is a line;
+#     the pen ends below the column, so the text after it is where the page puts it.
+letters = "ABCDEF"
+bfchar = "".join("<%04X> <%04X>\n" % (i + 1, ord(c)) for i, c in enumerate(letters))
+one_page('vertical_writing.pdf', {'F1': 5, 'F2': 6}, (
+    "BT /F2 20 Tf 1 0 0 1 300 700 Tm <0001000200030004> Tj ET\n"
+    "BT /F2 20 Tf 1 0 0 1 270 700 Tm <00050006> Tj ET\n"
+    "BT /F2 20 Tf 1 0 0 1 500 100 Tm <0001> Tj /F1 12 Tf (after) Tj ET"), [
+    HELV,
+    "<< /Type /Font /Subtype /Type0 /BaseFont /Tate /Encoding /Identity-V /DescendantFonts [7 0 R] /ToUnicode 8 0 R >>",
+    "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Tate /CIDSystemInfo << /Registry (Adobe) "
+    "/Ordering (Identity) /Supplement 0 >> /DW 1000 >>",
+    stream("/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n"
+           "1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n"
+           "%d beginbfchar\n%sendbfchar\nendcmap\nend\nend\n" % (len(letters), bfchar)),
+])
+
+# 17. A form that leaves states saved (two `q`s, one after a `cm` that moves everything
+#     off the page): the page's own `Q` after it restores the page's state, not the form's.
+one_page('form_unbalanced_q.pdf', {'F1': 5}, (
+    "q 1 0 0 1 10 0 cm /Fx1 Do Q BT /F1 12 Tf 72 650 Td (After the form) Tj ET"), [
+    HELV,
+    stream("q 1 0 0 1 0 -800 cm q BT /F1 12 Tf 72 1500 Td (In the form) Tj ET",
+           "/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >>"),
+], page_extra="/Resources << /Font << /F1 5 0 R >> /XObject << /Fx1 6 0 R >> >>")
+data = open('form_unbalanced_q.pdf', 'rb').read()
+data = data.replace(b"/Resources << /Font << /F1 5 0 R >> >> /Contents", b"/Contents")
+open('form_unbalanced_q.pdf', 'wb').write(data)
+
+# 18. An embedded encoding CMap that maps one-byte codes to CIDs (cidrange): widths are the
+#     CIDs' (500), not the codes' (the default, 1000), so the line fits on the page.
+line = "An embedded CMap maps codes to CIDs, and widths follow the CIDs."
+bfrange = "<20> <7E> <0020>\n"
+one_page('cmap_cid_widths.pdf', {'F1': 5}, "BT /F1 12 Tf 72 700 Td <%s> Tj ET" % line.encode().hex(), [
+    "<< /Type /Font /Subtype /Type0 /BaseFont /Sans /Encoding 6 0 R /DescendantFonts [7 0 R] /ToUnicode 8 0 R >>",
+    stream("/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CMapType 1 def\n"
+           "1 begincodespacerange\n<00> <FF>\nendcodespacerange\n"
+           "1 begincidrange\n<20> <7E> 1\nendcidrange\nendcmap\nend\nend\n", "/Type /CMap /CMapName /Custom"),
+    "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /Sans /CIDSystemInfo << /Registry (Adobe) "
+    "/Ordering (Identity) /Supplement 0 >> /DW 1000 /W [1 [250] 2 95 500] >>",
+    stream("/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n"
+           "1 begincodespacerange\n<00> <FF>\nendcodespacerange\n"
+           "1 beginbfrange\n%sendbfrange\nendcmap\nend\nend\n" % bfrange),
+])
+
+# 19. An annotation's appearance whose /BBox is written as a reference: the box is mapped
+#     onto the annotation's rectangle (here the text sits left of the box's origin).
+one_page('annotation_indirect_bbox.pdf', {'F1': 5}, "BT /F1 12 Tf 72 700 Td (Page text) Tj ET", [
+    HELV,
+    "<< /Type /Annot /Subtype /Stamp /Rect [100 600 300 620] /AP << /N 7 0 R >> >>",
+    stream("BT /F1 12 Tf -198 5 Td (Stamp text) Tj ET",
+           "/Type /XObject /Subtype /Form /BBox 8 0 R /Resources << /Font << /F1 5 0 R >> >>"),
+    "[-200 0 0 20]",
+], page_extra="/Annots [6 0 R]")
+
+# 20. Inline image data that runs into its `EI` (no white space before it).
+one_page('inline_image_glued_ei.pdf', {'F1': 5}, (
+    b"q 2 0 0 1 72 720 cm BI /W 2 /H 1 /BPC 8 /CS /G ID \x00\xffEI Q "
+    b"BT /F1 12 Tf 72 700 Td (After the image) Tj ET"), [HELV])
+
+# 21. A page tree whose root is itself a page (no /Pages node at all).
+pdf('pages_root_is_page.pdf', [
+    "<< /Type /Catalog /Pages 3 0 R >>",
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+    "<< /Type /Page /MediaBox [0 0 612 792] /Resources << /Font << /F1 2 0 R >> >> /Contents 4 0 R >>",
+    stream("BT /F1 12 Tf 72 700 Td (The only page) Tj ET")])
+
+# 22. Gaps of an eighth of the font size part words (poppler breaks at a tenth): the dots
+#     of a leader; a kerning of a twentieth does not.
+one_page('word_break.pdf', {'F1': 5}, (
+    "BT /F1 10 Tf 72 700 Td [(Contents) -400 (.) -125 (.) -125 (.) -125 (1)] TJ ET\n"
+    "BT /F1 10 Tf 72 680 Td [(ke) 50 (rn) -125 (x)] TJ ET"), [HELV])
