@@ -403,7 +403,7 @@ fn symbols_of(request: &Request, listed: &Listed, previous: Option<&Previous>) -
             Ok(symbols) => symbols,
             Err(error) => return Some((language, Err(error.into()), hash)),
         };
-    let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    let lines: Vec<&[u8]> = crate::read::split_lines(&bytes).collect();
     let shown = symbols
         .iter()
         .filter(|s| s.depth <= 1)

@@ -380,8 +380,7 @@ impl Kept {
 
     /// The `stat` lines: each as it was recorded, and its path.
     fn stats(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
-        self.entry[self.stats.clone()]
-            .split(|&b| b == b'\n')
+        crate::read::split_lines(&self.entry[self.stats.clone()])
             .filter(|line| !line.is_empty())
             .filter_map(|line| {
                 // The signature is five words (or `-` or `?`), then the path.
@@ -408,7 +407,7 @@ impl Kept {
             .map(|(recorded, path)| (path.to_vec(), recorded.to_vec()))
             .collect();
         let text = self.text();
-        let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+        let lines: Vec<&[u8]> = crate::read::split_lines(text).collect();
         let mut listed = HashMap::new();
         for (first, hash, file) in self.all_files() {
             // Symbol i is the map's line first + 1 + i, the index first + i.
@@ -429,7 +428,7 @@ impl Kept {
     fn all_files(&self) -> Vec<(u64, Option<String>, MapFile)> {
         let block = &self.entry[self.files..self.text];
         let mut out = Vec::new();
-        for line in block.split(|&b| b == b'\n').take(self.file_count) {
+        for line in crate::read::split_lines(block).take(self.file_count) {
             let mut words = line.splitn(4, |&b| b == b' ');
             let number = |w: Option<&[u8]>| std::str::from_utf8(w?).ok()?.parse::<u64>().ok();
             let (first, _, hash, json) = (
@@ -457,8 +456,7 @@ impl Kept {
     /// How many files of the whole map are listed without their symbols.
     pub fn not_parsed(&self) -> u64 {
         let block = &self.entry[self.files..self.text];
-        block
-            .split(|&b| b == b'\n')
+        crate::read::split_lines(block)
             .take(self.file_count)
             .filter(|line| !line.ends_with(b",null]"))
             .count() as u64
@@ -468,7 +466,7 @@ impl Kept {
     pub fn files(&self, lines: std::ops::RangeInclusive<u64>) -> Vec<(u64, MapFile)> {
         let mut out = Vec::new();
         let block = &self.entry[self.files..self.text];
-        for line in block.split(|&b| b == b'\n').take(self.file_count) {
+        for line in crate::read::split_lines(block).take(self.file_count) {
             let mut words = line.splitn(4, |&b| b == b' ');
             let number = |w: Option<&[u8]>| std::str::from_utf8(w?).ok()?.parse::<u64>().ok();
             let (Some(first), Some(count), Some(_hash), Some(json)) = (

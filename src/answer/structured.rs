@@ -434,7 +434,7 @@ fn info(symbol: &Symbol) -> SymbolInfo {
 
 /// The indentation block around `line` (SPEC §15), as a symbol of kind `block`.
 fn block(bytes: &[u8], line: u64) -> SymbolInfo {
-    let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    let mut lines: Vec<&[u8]> = crate::read::split_lines(bytes).collect();
     if bytes.ends_with(b"\n") {
         lines.pop();
     }
@@ -663,7 +663,7 @@ fn outline(
             "lines",
         ));
     }
-    let line_texts: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    let line_texts: Vec<&[u8]> = crate::read::split_lines(bytes).collect();
     let line_text = |line: u64| -> &[u8] {
         line_texts
             .get((line as usize).wrapping_sub(1))
@@ -826,7 +826,7 @@ struct SignaturesView {
 /// The file's lines, each without its line end (a UTF-8 BOM left out).
 fn file_lines(bytes: &[u8]) -> Vec<&[u8]> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    let mut lines: Vec<&[u8]> = crate::read::split_lines(bytes).collect();
     if bytes.is_empty() || bytes.ends_with(b"\n") {
         lines.pop();
     }

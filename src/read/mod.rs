@@ -225,6 +225,26 @@ pub fn up_to(input: impl Read, bound: u64) -> std::io::Result<Option<Vec<u8>>> {
     Ok((bytes.len() as u64 <= bound).then_some(bytes))
 }
 
+/// `bytes` split at each `\n`, as `bytes.split(|&b| b == b'\n')` splits it (the piece
+/// after the last one too, empty or not), with memchr's search instead of a test of every
+/// byte: a kept map's megabyte is split at every page.
+pub fn split_lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = Some(bytes);
+    std::iter::from_fn(move || {
+        let text = rest?;
+        match memchr::memchr(b'\n', text) {
+            Some(end) => {
+                rest = Some(&text[end + 1..]);
+                Some(&text[..end])
+            }
+            None => {
+                rest = None;
+                Some(text)
+            }
+        }
+    })
+}
+
 /// Pages one page of a directory's listing like the lines of a file: `page` holds the
 /// entries from the `first`-th (0-based) on, of `total` in all, each a name with no line
 /// break in it. The entries outside the page are never held: they stand as blank lines,
@@ -261,6 +281,25 @@ mod tests {
             encoding: EncodingChoice::Utf8,
             hash: true,
             stream_limit: Some(64),
+        }
+    }
+
+    /// `split_lines` gives what `split` at `\n` gives: empty pieces, the piece after
+    /// the last newline, and one empty piece for no bytes.
+    #[test]
+    fn split_lines_is_split() {
+        for text in [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "\n\na\nbc\n\n",
+            "a\r\nb",
+            "no newline at all",
+        ] {
+            let ours: Vec<&[u8]> = split_lines(text.as_bytes()).collect();
+            let split: Vec<&[u8]> = text.as_bytes().split(|&b| b == b'\n').collect();
+            assert_eq!(ours, split, "{text:?}");
         }
     }
 
