@@ -138,10 +138,10 @@ pub fn read(
             let (language, symbols) = parsed()?;
             let find = |query: &str| lookup(&symbols, language, query, &path);
             let source = Source::of_file(&text, language, &symbols, decoding.bom());
-            let view = signatures_view(&source, &scope, &find, &path)?;
-            let within = view.symbol.clone();
             let limit = request.call.limit.unwrap_or(DEFAULT_LIMIT);
             let spec = WindowSpec { limit, ..*spec };
+            let view = signatures_view(&source, &scope, &find, &path, &spec)?;
+            let within = view.symbol.clone();
             signatures_read(facts, &source, &view, &spec, within)
         }
         Structure::Fit(scope) => {
@@ -811,9 +811,10 @@ impl<'a> Source<'a> {
 }
 
 /// A signatures view of some lines: each entry a line of the file or a marker.
-struct SignaturesView {
-    /// `(number, text)`: a line's own number, or a marker's first elided line.
-    entries: Vec<(u64, Vec<u8>)>,
+struct SignaturesView<'a> {
+    /// `(number, text)`: a line's own number, or a marker's first elided line. A line
+    /// is borrowed from the file: a big file's view is not a copy of it.
+    entries: Vec<(u64, Cow<'a, [u8]>)>,
     /// The last line of the file each entry stands for.
     covers: Vec<u64>,
     /// Each marker's run, by entry.
@@ -862,13 +863,18 @@ fn scope_lines(
     Ok((scope.from, scope.to.unwrap_or(total).min(total), None))
 }
 
-/// The signatures view of the lines `scope` asks for (SPEC §18).
-fn signatures_view(
-    source: &Source,
+/// The signatures view of the lines `scope` asks for (SPEC §18), as far as a page
+/// within `page` may need it: a page shows no more entries than its line limit allows,
+/// nor past its byte budget (an entry takes its text's bytes, or the line's character
+/// limit's when it is cut, and a line end), and one entry more tells that the view goes
+/// on. A big file's view costs its first page, not the file.
+fn signatures_view<'a>(
+    source: &Source<'a>,
     scope: &Scope,
     find: &dyn Fn(&str) -> Result<usize, Error>,
     path: &str,
-) -> Result<SignaturesView, Error> {
+    page: &WindowSpec,
+) -> Result<SignaturesView<'a>, Error> {
     let lines = file_lines(source.bytes);
     let total = lines.len() as u64;
     let (lo, hi, symbol) = scope_lines(source, scope, find, total, path)?;
@@ -882,8 +888,15 @@ fn signatures_view(
         symbol,
     };
     let mut runs = runs.iter().peekable();
+    let cap = usize::try_from(page.limit.max(1))
+        .unwrap_or(usize::MAX)
+        .saturating_add(1);
+    let max_chars = page.max_line_chars.min(read::line::MAX_LINE_CHARS);
+    // The bytes the entries so far take on a page at least.
+    let mut least = 0u64;
     let mut n = lo;
-    while n <= hi {
+    while n <= hi && view.entries.len() < cap && !(view.entries.len() > 1 && least > page.max_bytes)
+    {
         while runs.next_if(|run| run.last < n).is_some() {}
         match runs.peek() {
             Some(run) if run.first <= n => {
@@ -902,7 +915,8 @@ fn signatures_view(
                     .unwrap_or_default();
                 let mut marker = indent;
                 marker.extend_from_slice(format!("⋯ lines {n}-{last} (body of {name})").as_bytes());
-                view.entries.push((n, marker));
+                least += (marker.len() as u64).min(max_chars) + 1;
+                view.entries.push((n, Cow::Owned(marker)));
                 view.covers.push(last);
                 view.markers.push(Some(Elided {
                     start_line: n,
@@ -912,7 +926,8 @@ fn signatures_view(
                 n = last + 1;
             }
             _ => {
-                view.entries.push((n, text(n).to_vec()));
+                least += (text(n).len() as u64).min(max_chars) + 1;
+                view.entries.push((n, Cow::Borrowed(text(n))));
                 view.covers.push(n);
                 view.markers.push(None);
                 n += 1;
@@ -933,7 +948,7 @@ fn signatures_read(
     let entries: Vec<(u64, &[u8])> = view
         .entries
         .iter()
-        .map(|(n, text)| (*n, text.as_slice()))
+        .map(|(n, text)| (*n, text.as_ref()))
         .collect();
     let (mut window, shown) = entries_window(&entries, spec);
     window.total_lines = view.total_lines;
@@ -993,8 +1008,21 @@ fn fit(
         limit: (hi + 1).saturating_sub(lo).max(1),
         ..*spec
     };
-    let whole_fits = |window: &read::window::Window| {
-        matches!(window.truncated_by, None | Some(TruncatedBy::Limit))
+    // A view that fits whole is the same read with or without the token budget, so each
+    // is read within the byte budget alone, and its content only asked whether it fits
+    // (which stops counting at the budget, or sooner): the tokens of a view that does not
+    // fit are not counted line by line to find where it would be cut.
+    let probe = WindowSpec {
+        max_tokens: None,
+        ..within
+    };
+    let whole_fits = |window: &mut read::window::Window| {
+        let fits = matches!(window.truncated_by, None | Some(TruncatedBy::Limit))
+            && spec
+                .max_tokens
+                .is_none_or(|max| tokens::within(&window.content, max));
+        window.max_tokens = spec.max_tokens;
+        fits
     };
     // The lines themselves.
     let input = TextInput::Stream(Cursor::new(source.bytes));
@@ -1002,13 +1030,13 @@ fn fit(
         request,
         facts.clone(),
         input,
-        &within,
+        &probe,
         None,
         source.document,
         None,
     )?;
     if let Success::Text(read) = &mut lines
-        && whole_fits(&read.window)
+        && whole_fits(&mut read.window)
     {
         read.language = Some(source.language);
         read.symbol = symbol;
@@ -1021,10 +1049,10 @@ fn fit(
     drop(lines);
     // Their signatures.
     if source.markdown.is_some() {
-        let view = signatures_view(source, scope, find, &path)?;
-        let mut read = signatures_read(facts.clone(), source, &view, &within, symbol)?;
+        let view = signatures_view(source, scope, find, &path, &probe)?;
+        let mut read = signatures_read(facts.clone(), source, &view, &probe, symbol)?;
         if let Success::Text(text) = &mut read
-            && whole_fits(&text.window)
+            && whole_fits(&mut text.window)
         {
             if let Some(leaner) = &mut text.leaner {
                 leaner.view = Some(view::SIGNATURES);
