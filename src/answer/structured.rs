@@ -614,6 +614,20 @@ fn outline(
     page: Page,
     find: &dyn Fn(&str) -> Result<usize, Error>,
 ) -> Result<Success, Error> {
+    outline_page(request, facts, bytes, language, symbols, page, find).map(|(page, _)| page)
+}
+
+/// [`outline`], and whether the page's lines, before any budget cut them, are the first
+/// lines of the outline of every symbol it selects (their ranges are as wide).
+fn outline_page(
+    request: &Request,
+    facts: FileFacts,
+    bytes: &[u8],
+    language: &'static str,
+    symbols: &[Symbol],
+    page: Page,
+    find: &dyn Fn(&str) -> Result<usize, Error>,
+) -> Result<(Success, bool), Error> {
     let path = facts.path.clone();
     let Page {
         from,
@@ -663,7 +677,7 @@ fn outline(
             "lines",
         ));
     }
-    let line_texts: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    let line_texts = split_lines(bytes);
     let line_text = |line: u64| -> &[u8] {
         line_texts
             .get((line as usize).wrapping_sub(1))
@@ -696,11 +710,12 @@ fn outline(
         )
     };
     let page: Vec<&Symbol> = chosen.iter().take(limit).copied().collect();
-    let width = page
-        .iter()
-        .map(|s| format!("{}-{}", s.start_line, s.end_line).len())
-        .max()
-        .unwrap_or(0);
+    let range_width = |s: &&Symbol| {
+        let digits = |n: u64| n.checked_ilog10().map_or(1, |d| d as usize + 1);
+        digits(s.start_line) + 1 + digits(s.end_line)
+    };
+    let width = page.iter().map(range_width).max().unwrap_or(0);
+    let as_wide = chosen[page.len()..].iter().all(|s| range_width(s) <= width);
     let mut content = Vec::new();
     let mut shown = Vec::new();
     let mut truncated_by = None;
@@ -754,7 +769,7 @@ fn outline(
             let before = text.get(..next.start_col as usize).unwrap_or(text);
             String::from_utf8_lossy(before).chars().count() as u64 + 1
         });
-    Ok(Success::Outline(OutlineRead {
+    let outline = Success::Outline(OutlineRead {
         facts,
         language,
         content,
@@ -767,7 +782,8 @@ fn outline(
         start_line: from,
         view: None,
         replaced: None,
-    }))
+    });
+    Ok((outline, as_wide))
 }
 
 /// A definition's line, cut as `--max-line-chars` cuts lines (with the window's marker).
@@ -824,10 +840,23 @@ struct SignaturesView<'a> {
     symbol: Option<SymbolInfo>,
 }
 
+/// `bytes` split at each `\n` (as `split` does: the piece after the last one too),
+/// found by `memchr`, which a big file's views need once each.
+fn split_lines(bytes: &[u8]) -> Vec<&[u8]> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', bytes) {
+        lines.push(&bytes[start..end]);
+        start = end + 1;
+    }
+    lines.push(&bytes[start..]);
+    lines
+}
+
 /// The file's lines, each without its line end (a UTF-8 BOM left out).
 fn file_lines(bytes: &[u8]) -> Vec<&[u8]> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    let mut lines = split_lines(bytes);
     if bytes.is_empty() || bytes.ends_with(b"\n") {
         lines.pop();
     }
@@ -1060,7 +1089,11 @@ fn fit(
             return Ok(read);
         }
     }
-    // Their outline, whole, else its first page.
+    // Their outline, whole, else its first page. The page is read first: when nothing cut
+    // it, it is the whole outline; when the budget the whole must fit cut it and its lines
+    // are the whole outline's first lines, the whole does not fit either (it holds them, and
+    // the pieces a text is counted by end at a line's end: a prefix of lines costs no
+    // more than the whole). Only otherwise is the whole rendered to be asked.
     let outline_of = |budget: u64, tokens: Option<u64>, limit: usize| {
         let page = Page {
             from: lo,
@@ -1072,7 +1105,7 @@ fn fit(
             limit,
             titles: Vec::new(),
         };
-        outline(
+        outline_page(
             request,
             facts.clone(),
             source.bytes,
@@ -1082,14 +1115,25 @@ fn fit(
             find,
         )
     };
-    let mut answer = outline_of(u64::MAX, None, usize::MAX)?;
-    let whole_fits = match &answer {
-        Success::Outline(o) => fits(&o.content),
-        _ => true,
+    let (page, as_wide) = outline_of(spec.max_bytes, spec.max_tokens, DEFAULT_LIMIT as usize)?;
+    let cut = match &page {
+        Success::Outline(o) => o.truncated_by,
+        _ => None,
     };
-    if !whole_fits {
-        answer = outline_of(spec.max_bytes, spec.max_tokens, DEFAULT_LIMIT as usize)?;
-    }
+    let mut answer = match cut {
+        None => page,
+        // The budget the whole is asked to fit is the tokens when given, else the bytes.
+        Some(TruncatedBy::Tokens) if as_wide => page,
+        Some(TruncatedBy::Bytes) if as_wide && spec.max_tokens.is_none() => page,
+        _ => {
+            let (whole, _) = outline_of(u64::MAX, None, usize::MAX)?;
+            let whole_fits = match &whole {
+                Success::Outline(o) => fits(&o.content),
+                _ => true,
+            };
+            if whole_fits { whole } else { page }
+        }
+    };
     if let Success::Outline(o) = &mut answer {
         o.view = Some(view::OUTLINE);
     }
