@@ -19,6 +19,11 @@ OPTS=(
   "--format xml"
   "--outline --format json"
   "--outline -n 5 --start-line 3"
+  "--signatures"
+  "--signatures --max-tokens 300 --numbers compact --format json"
+  "--fit"
+  "--fit --max-tokens 2000"
+  "--fit --max-tokens 20000 --max-bytes 1000000 --format json"
 )
 files=0 runs=0 diffs=0
 cd "$DIR"

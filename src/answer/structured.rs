@@ -138,10 +138,10 @@ pub fn read(
             let (language, symbols) = parsed()?;
             let find = |query: &str| lookup(&symbols, language, query, &path);
             let source = Source::of_file(&text, language, &symbols, decoding.bom());
-            let view = signatures_view(&source, &scope, &find, &path)?;
-            let within = view.symbol.clone();
             let limit = request.call.limit.unwrap_or(DEFAULT_LIMIT);
             let spec = WindowSpec { limit, ..*spec };
+            let view = signatures_view(&source, &scope, &find, &path, &spec)?;
+            let within = view.symbol.clone();
             signatures_read(facts, &source, &view, &spec, within)
         }
         Structure::Fit(scope) => {
@@ -614,6 +614,20 @@ fn outline(
     page: Page,
     find: &dyn Fn(&str) -> Result<usize, Error>,
 ) -> Result<Success, Error> {
+    outline_page(request, facts, bytes, language, symbols, page, find).map(|(page, _)| page)
+}
+
+/// [`outline`], and whether the page's lines, before any budget cut them, are the first
+/// lines of the outline of every symbol it selects (their ranges are as wide).
+fn outline_page(
+    request: &Request,
+    facts: FileFacts,
+    bytes: &[u8],
+    language: &'static str,
+    symbols: &[Symbol],
+    page: Page,
+    find: &dyn Fn(&str) -> Result<usize, Error>,
+) -> Result<(Success, bool), Error> {
     let path = facts.path.clone();
     let Page {
         from,
@@ -696,11 +710,12 @@ fn outline(
         )
     };
     let page: Vec<&Symbol> = chosen.iter().take(limit).copied().collect();
-    let width = page
-        .iter()
-        .map(|s| format!("{}-{}", s.start_line, s.end_line).len())
-        .max()
-        .unwrap_or(0);
+    let range_width = |s: &&Symbol| {
+        let digits = |n: u64| n.checked_ilog10().map_or(1, |d| d as usize + 1);
+        digits(s.start_line) + 1 + digits(s.end_line)
+    };
+    let width = page.iter().map(range_width).max().unwrap_or(0);
+    let as_wide = chosen[page.len()..].iter().all(|s| range_width(s) <= width);
     let mut content = Vec::new();
     let mut shown = Vec::new();
     let mut truncated_by = None;
@@ -754,7 +769,7 @@ fn outline(
             let before = text.get(..next.start_col as usize).unwrap_or(text);
             String::from_utf8_lossy(before).chars().count() as u64 + 1
         });
-    Ok(Success::Outline(OutlineRead {
+    let outline = Success::Outline(OutlineRead {
         facts,
         language,
         content,
@@ -767,7 +782,8 @@ fn outline(
         start_line: from,
         view: None,
         replaced: None,
-    }))
+    });
+    Ok((outline, as_wide))
 }
 
 /// A definition's line, cut as `--max-line-chars` cuts lines (with the window's marker).
@@ -811,9 +827,10 @@ impl<'a> Source<'a> {
 }
 
 /// A signatures view of some lines: each entry a line of the file or a marker.
-struct SignaturesView {
-    /// `(number, text)`: a line's own number, or a marker's first elided line.
-    entries: Vec<(u64, Vec<u8>)>,
+struct SignaturesView<'a> {
+    /// `(number, text)`: a line's own number, or a marker's first elided line. A line
+    /// is borrowed from the file: a big file's view is not a copy of it.
+    entries: Vec<(u64, Cow<'a, [u8]>)>,
     /// The last line of the file each entry stands for.
     covers: Vec<u64>,
     /// Each marker's run, by entry.
@@ -862,13 +879,18 @@ fn scope_lines(
     Ok((scope.from, scope.to.unwrap_or(total).min(total), None))
 }
 
-/// The signatures view of the lines `scope` asks for (SPEC §18).
-fn signatures_view(
-    source: &Source,
+/// The signatures view of the lines `scope` asks for (SPEC §18), as far as a page
+/// within `page` may need it: a page shows no more entries than its line limit allows,
+/// nor past its byte budget (an entry takes its text's bytes, or the line's character
+/// limit's when it is cut, and a line end), and one entry more tells that the view goes
+/// on. A big file's view costs its first page, not the file.
+fn signatures_view<'a>(
+    source: &Source<'a>,
     scope: &Scope,
     find: &dyn Fn(&str) -> Result<usize, Error>,
     path: &str,
-) -> Result<SignaturesView, Error> {
+    page: &WindowSpec,
+) -> Result<SignaturesView<'a>, Error> {
     let lines = file_lines(source.bytes);
     let total = lines.len() as u64;
     let (lo, hi, symbol) = scope_lines(source, scope, find, total, path)?;
@@ -882,8 +904,15 @@ fn signatures_view(
         symbol,
     };
     let mut runs = runs.iter().peekable();
+    let cap = usize::try_from(page.limit.max(1))
+        .unwrap_or(usize::MAX)
+        .saturating_add(1);
+    let max_chars = page.max_line_chars.min(read::line::MAX_LINE_CHARS);
+    // The bytes the entries so far take on a page at least.
+    let mut least = 0u64;
     let mut n = lo;
-    while n <= hi {
+    while n <= hi && view.entries.len() < cap && !(view.entries.len() > 1 && least > page.max_bytes)
+    {
         while runs.next_if(|run| run.last < n).is_some() {}
         match runs.peek() {
             Some(run) if run.first <= n => {
@@ -902,7 +931,8 @@ fn signatures_view(
                     .unwrap_or_default();
                 let mut marker = indent;
                 marker.extend_from_slice(format!("⋯ lines {n}-{last} (body of {name})").as_bytes());
-                view.entries.push((n, marker));
+                least += (marker.len() as u64).min(max_chars) + 1;
+                view.entries.push((n, Cow::Owned(marker)));
                 view.covers.push(last);
                 view.markers.push(Some(Elided {
                     start_line: n,
@@ -912,7 +942,8 @@ fn signatures_view(
                 n = last + 1;
             }
             _ => {
-                view.entries.push((n, text(n).to_vec()));
+                least += (text(n).len() as u64).min(max_chars) + 1;
+                view.entries.push((n, Cow::Borrowed(text(n))));
                 view.covers.push(n);
                 view.markers.push(None);
                 n += 1;
@@ -933,7 +964,7 @@ fn signatures_read(
     let entries: Vec<(u64, &[u8])> = view
         .entries
         .iter()
-        .map(|(n, text)| (*n, text.as_slice()))
+        .map(|(n, text)| (*n, text.as_ref()))
         .collect();
     let (mut window, shown) = entries_window(&entries, spec);
     window.total_lines = view.total_lines;
@@ -993,8 +1024,21 @@ fn fit(
         limit: (hi + 1).saturating_sub(lo).max(1),
         ..*spec
     };
-    let whole_fits = |window: &read::window::Window| {
-        matches!(window.truncated_by, None | Some(TruncatedBy::Limit))
+    // A view that fits whole is the same read with or without the token budget, so each
+    // is read within the byte budget alone, and its content only asked whether it fits
+    // (which stops counting at the budget, or sooner): the tokens of a view that does not
+    // fit are not counted line by line to find where it would be cut.
+    let probe = WindowSpec {
+        max_tokens: None,
+        ..within
+    };
+    let whole_fits = |window: &mut read::window::Window| {
+        let fits = matches!(window.truncated_by, None | Some(TruncatedBy::Limit))
+            && spec
+                .max_tokens
+                .is_none_or(|max| tokens::within(&window.content, max));
+        window.max_tokens = spec.max_tokens;
+        fits
     };
     // The lines themselves.
     let input = TextInput::Stream(Cursor::new(source.bytes));
@@ -1002,13 +1046,13 @@ fn fit(
         request,
         facts.clone(),
         input,
-        &within,
+        &probe,
         None,
         source.document,
         None,
     )?;
     if let Success::Text(read) = &mut lines
-        && whole_fits(&read.window)
+        && whole_fits(&mut read.window)
     {
         read.language = Some(source.language);
         read.symbol = symbol;
@@ -1021,10 +1065,10 @@ fn fit(
     drop(lines);
     // Their signatures.
     if source.markdown.is_some() {
-        let view = signatures_view(source, scope, find, &path)?;
-        let mut read = signatures_read(facts.clone(), source, &view, &within, symbol)?;
+        let view = signatures_view(source, scope, find, &path, &probe)?;
+        let mut read = signatures_read(facts.clone(), source, &view, &probe, symbol)?;
         if let Success::Text(text) = &mut read
-            && whole_fits(&text.window)
+            && whole_fits(&mut text.window)
         {
             if let Some(leaner) = &mut text.leaner {
                 leaner.view = Some(view::SIGNATURES);
@@ -1032,7 +1076,11 @@ fn fit(
             return Ok(read);
         }
     }
-    // Their outline, whole, else its first page.
+    // Their outline, whole, else its first page. The page is read first: when nothing cut
+    // it, it is the whole outline; when the budget the whole must fit cut it and its lines
+    // are the whole outline's first lines, the whole does not fit either (it holds them, and
+    // the pieces a text is counted by end at a line's end: a prefix of lines costs no
+    // more than the whole). Only otherwise is the whole rendered to be asked.
     let outline_of = |budget: u64, tokens: Option<u64>, limit: usize| {
         let page = Page {
             from: lo,
@@ -1044,7 +1092,7 @@ fn fit(
             limit,
             titles: Vec::new(),
         };
-        outline(
+        outline_page(
             request,
             facts.clone(),
             source.bytes,
@@ -1054,14 +1102,25 @@ fn fit(
             find,
         )
     };
-    let mut answer = outline_of(u64::MAX, None, usize::MAX)?;
-    let whole_fits = match &answer {
-        Success::Outline(o) => fits(&o.content),
-        _ => true,
+    let (page, as_wide) = outline_of(spec.max_bytes, spec.max_tokens, DEFAULT_LIMIT as usize)?;
+    let cut = match &page {
+        Success::Outline(o) => o.truncated_by,
+        _ => None,
     };
-    if !whole_fits {
-        answer = outline_of(spec.max_bytes, spec.max_tokens, DEFAULT_LIMIT as usize)?;
-    }
+    let mut answer = match cut {
+        None => page,
+        // The budget the whole is asked to fit is the tokens when given, else the bytes.
+        Some(TruncatedBy::Tokens) if as_wide => page,
+        Some(TruncatedBy::Bytes) if as_wide && spec.max_tokens.is_none() => page,
+        _ => {
+            let (whole, _) = outline_of(u64::MAX, None, usize::MAX)?;
+            let whole_fits = match &whole {
+                Success::Outline(o) => fits(&o.content),
+                _ => true,
+            };
+            if whole_fits { whole } else { page }
+        }
+    };
     if let Success::Outline(o) = &mut answer {
         o.view = Some(view::OUTLINE);
     }

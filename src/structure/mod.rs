@@ -25,6 +25,7 @@ mod parse;
 mod pieces;
 mod python_depth;
 mod rules;
+mod rust_macros;
 mod signatures;
 mod symbol;
 mod walk;

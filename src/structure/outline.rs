@@ -9,7 +9,7 @@ use super::language::Language;
 use super::pieces::Usable;
 use super::rules::Rules;
 use super::symbol::{OutlineError, Symbol};
-use super::{macros, markdown, parse, pieces, python_depth, walk};
+use super::{macros, markdown, parse, pieces, python_depth, rust_macros, walk};
 
 /// The symbols of `source`, written in `language`, in the order they start, each nested
 /// symbol right after its parent (pre-order). Parsing gives up after `budget`.
@@ -41,9 +41,11 @@ pub(super) fn outline_in_pieces(
     let mut out = Collected::default();
     // C and C++ macro uses the grammar cannot know are blanked (see `macros`); Python
     // nested deeper than its scanner can follow is flattened (see `python_depth`).
+    // Rust items wrapped in a macro invocation are unwrapped (see `rust_macros`).
     let blanked = match language {
         Language::C | Language::Cpp => macros::blanked(source),
         Language::Python => python_depth::flattened(source),
+        Language::Rust => rust_macros::unwrapped(source, deadline)?,
         _ => None,
     };
     let source = blanked.as_deref().unwrap_or(source);

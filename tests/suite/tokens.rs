@@ -501,3 +501,57 @@ fn signatures_of_a_file_with_a_byte_order_mark() {
     assert!(content(&v).starts_with("   1 | def f():\n"), "{v}");
     assert!(!content(&v).contains('\u{feff}'), "{v}");
 }
+
+/// Items wrapped in a macro invocation (`cfg_rt! { … }`, as tokio writes whole modules)
+/// are read where they stand: their bodies are elided and they have symbols; a macro
+/// whose braces hold no items (`select!` arms) stays as written.
+#[test]
+fn signatures_elide_bodies_inside_item_macros() {
+    let ws = Workspace::new();
+    let source = "\
+cfg_rt! {
+    /// Spawns a task.
+    pub fn spawn(task: Task) -> Handle {
+        let id = next();
+        queue(task, id);
+        wake();
+        Handle { id }
+    }
+
+    impl Handle {
+        pub fn id(&self) -> u64 {
+            let id = self.id;
+            check(id);
+            log(id);
+            id
+        }
+    }
+}
+
+fn run() {
+    select! {
+        a = one() => {
+            first(a);
+            second(a);
+            third(a);
+        }
+    }
+}
+";
+    ws.file("rt.rs", source);
+    let out = ws.run(&["rt.rs", "--signatures", "--no-hint"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "   1 | cfg_rt! {\n   2 |     /// Spawns a task.\n   3 |     pub fn spawn(task: Task) -> Handle {\n   4 |         ⋯ lines 4-7 (body of spawn)\n   8 |     }\n   9 | \n  10 |     impl Handle {\n  11 |         pub fn id(&self) -> u64 {\n  12 |             ⋯ lines 12-15 (body of id)\n  16 |         }\n  17 |     }\n  18 | }\n  19 | \n  20 | fn run() {\n  21 |     ⋯ lines 21-27 (body of run)\n  28 | }\n"
+    );
+    let v = ws.json(&["rt.rs", "--outline"]);
+    let names: Vec<&str> = v["data"]["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["qualified_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["spawn", "impl Handle", "Handle::id", "run"]);
+    assert_eq!(v["data"]["symbols"][0]["start_line"], 2);
+}

@@ -46,17 +46,22 @@ pub fn prefix_counts(text: &[u8], ends: &[usize]) -> Vec<u64> {
         before += tokens;
     }
     ends.iter()
-        .map(|&end| {
-            let end = end.min(text.len());
-            // The piece that holds the byte before `end`, and one more before it.
-            let holding = pieces.partition_point(|&(start, _)| start < end);
-            let (start, tokens) = match holding.saturating_sub(2) {
-                0 => (0, 0),
-                i => pieces[i],
-            };
-            tokens + count(&text.as_bytes()[start..end])
-        })
+        .map(|&end| prefix_count(text, &pieces, end))
         .collect()
+}
+
+/// The count of `text[..end]`, given the pieces of a text that starts with it (each
+/// piece's start and the tokens before it, at least every piece that starts before
+/// `end`): the pieces before the last two that reach `end`, and the rest counted anew.
+fn prefix_count(text: &str, pieces: &[(usize, u64)], end: usize) -> u64 {
+    let end = end.min(text.len());
+    // The piece that holds the byte before `end`, and one more before it.
+    let holding = pieces.partition_point(|&(start, _)| start < end);
+    let (start, tokens) = match holding.saturating_sub(2) {
+        0 => (0, 0),
+        i => pieces[i],
+    };
+    tokens + count(&text.as_bytes()[start..end])
 }
 
 /// Whether `text` takes at most `max` tokens; counts no further than `max` (a token is
@@ -65,6 +70,9 @@ pub fn within(text: &[u8], max: u64) -> bool {
     if text.len() as u64 <= max {
         return true;
     }
+    if fewest(text) > max {
+        return false;
+    }
     let mut total = 0u64;
     counted(&String::from_utf8_lossy(text)).all(|(_, tokens)| {
         total += tokens;
@@ -72,41 +80,83 @@ pub fn within(text: &[u8], max: u64) -> bool {
     })
 }
 
+/// A bound below `text`'s token count, found without the encoder, from the pieces the
+/// pattern must make: between two ASCII bytes that are neither letters, digits nor
+/// apostrophes lies a stretch no letter or number piece leaves (letters come in one run
+/// after at most one other character and before at most a contraction such as `'s`;
+/// numbers are pieces of their own). A stretch of ASCII holds a piece for each run of
+/// letters (apostrophes go with them: `it's` is one piece) and one for each three digits
+/// of a run of digits; a stretch with non-ASCII bytes (invalid UTF-8 among them, U+FFFD
+/// as counted) holds at least one piece when it has an ASCII letter or digit. Every
+/// piece is at least a token.
+fn fewest(text: &[u8]) -> u64 {
+    let mut pieces = 0;
+    let stretches = text.split(|&b| !(b.is_ascii_alphanumeric() || b == b'\'' || b >= 0x80));
+    for stretch in stretches {
+        if !stretch.is_ascii() {
+            pieces += u64::from(stretch.iter().any(u8::is_ascii_alphanumeric));
+            continue;
+        }
+        let letters = stretch
+            .split(u8::is_ascii_digit)
+            .filter(|run| run.iter().any(u8::is_ascii_alphabetic))
+            .count() as u64;
+        let numbers: u64 = stretch
+            .split(|b| !b.is_ascii_digit())
+            .map(|run| (run.len() as u64).div_ceil(3))
+            .sum();
+        pieces += letters + numbers;
+    }
+    pieces
+}
+
 /// How many of `text`'s first lines, ending at `ends`, fit `max` tokens together: the
 /// lines before the first whose end takes the prefix past `max`.
 pub fn lines_within(text: &[u8], ends: &[usize], max: u64) -> usize {
-    // Only the lines before the point where the whole text's pieces pass `max` are
-    // counted: a big window cut to a small budget costs the budget, not the window.
-    let reach = reach(text, max);
-    let ends = &ends[..ends.partition_point(|&end| end <= reach)];
-    let text = &text[..ends.last().map_or(0, |&end| end.min(text.len()))];
-    let counts = prefix_counts(text, ends);
-    let mut keep = counts.iter().take_while(|&&c| c <= max).count();
-    // The counts are exact; the kept text is counted once more all the same, so that no
-    // answer passes its budget whatever the encoder's pieces do.
+    let Ok(whole) = std::str::from_utf8(text) else {
+        // Not UTF-8: its offsets would not be the pieces' (U+FFFD is counted): every
+        // prefix counted.
+        let text = &text[..ends.last().map_or(0, |&end| end.min(text.len()))];
+        let counts = prefix_counts(text, ends);
+        let keep = counts.iter().take_while(|&&c| c <= max).count();
+        return verified(text, ends, keep, max);
+    };
+    // One pass over the whole text's pieces, up to where they pass `max`: a prefix holds
+    // every piece of the whole text before the two that reach its end (see
+    // [`prefix_counts`]), so once the pieces before piece `k` take more than `max`, no
+    // prefix that ends past piece `k`'s end fits. A big window cut to a small budget
+    // costs the budget, not the window.
+    let mut pieces: Vec<(usize, u64)> = Vec::new();
+    let mut before = 0u64;
+    let mut reach = None;
+    for (piece, tokens) in counted(whole) {
+        pieces.push((piece.start, before));
+        if before > max {
+            reach = Some(piece.end);
+            break;
+        }
+        before += tokens;
+    }
+    let within_reach = ends.partition_point(|&end| end <= reach.unwrap_or(whole.len()));
+    let keep = ends[..within_reach]
+        .iter()
+        .take_while(|&&end| prefix_count(whole, &pieces, end) <= max)
+        .count();
+    // The whole text, all of whose pieces were counted: its count is their sum.
+    if reach.is_none() && keep == ends.len() && ends.last() == Some(&whole.len()) {
+        return keep;
+    }
+    verified(text, ends, keep, max)
+}
+
+/// `keep` lines, fewer while their text passes `max`: the counts are exact; the kept
+/// text is counted once more all the same, so that no answer passes its budget whatever
+/// the encoder's pieces do.
+fn verified(text: &[u8], ends: &[usize], mut keep: usize, max: u64) -> usize {
     while keep > 0 && count(&text[..ends[keep - 1]]) > max {
         keep -= 1;
     }
     keep
-}
-
-/// The offset past which no prefix of `text` fits `max` tokens: a prefix holds every
-/// piece of the whole text before the two that reach its end (see [`prefix_counts`]), so
-/// once the pieces before piece `k` take more than `max`, no prefix that ends past piece
-/// `k`'s end fits. `text.len()` when the whole text fits, or when it is not UTF-8 (its
-/// offsets would not be the pieces').
-fn reach(text: &[u8], max: u64) -> usize {
-    let Ok(text) = std::str::from_utf8(text) else {
-        return text.len();
-    };
-    let mut before = 0u64;
-    for (piece, tokens) in counted(text) {
-        if before > max {
-            return piece.end;
-        }
-        before += tokens;
-    }
-    text.len()
 }
 
 /// The byte offset after the first `chars` characters of `text` (its length when it
@@ -143,10 +193,10 @@ mod tests {
                     .minimize(true),
             )
             .build_many(&pieces::PATTERNS)
-            .expect("the pattern compiles")
-            .to_sparse()
-            .expect("a sparse DFA")
-            .to_bytes_little_endian();
+            .expect("the pattern compiles");
+        // Written from its first aligned byte: the binary keeps it aligned (`pieces`).
+        let (bytes, pad) = dfa.to_bytes_little_endian();
+        let dfa = bytes[pad..].to_vec();
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/read/tokens");
         if std::env::var_os("AGENTREAD_WRITE_TABLES").is_some() {
             std::fs::write(dir.join("o200k_base.vocab"), &vocab).unwrap();
@@ -195,6 +245,52 @@ mod tests {
                 "{text:?}"
             );
         }
+    }
+
+    /// The bound `within` rejects with is never above the count.
+    #[test]
+    fn fewest_is_a_bound_below_the_count() {
+        let texts = [
+            "it's isn't we'll O'Neil's 'quoted' ''x'' don'T x1'.'2 a'1b",
+            "1234567 12-34 | fn f(a: u8) 0x1F 3.14159 1\u{b2}3 \u{2192}.\u{2192} \u{2192}a.b\u{2192}",
+            "fooBar HTTPServer x1y2z3 a.b.c a_b-c",
+            "été → naïve ß\u{301}e \u{a0}a\u{a0}b 日本語 emoji 😀x",
+            "   1 | fn main() {\n   2 |     let s = \"a b\";\n}\n\n",
+            "a\tb\r\nc\n\n  d  e\u{2003}f",
+        ];
+        for text in texts {
+            assert!(
+                fewest(text.as_bytes()) <= count(text.as_bytes()),
+                "{text:?}"
+            );
+            for max in 0..count(text.as_bytes()) + 2 {
+                assert_eq!(
+                    within(text.as_bytes(), max),
+                    count(text.as_bytes()) <= max,
+                    "{text:?} {max}"
+                );
+            }
+        }
+        // Real code, line by line and whole: this crate's own.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/read");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if !path.is_file() {
+                continue;
+            }
+            let text = std::fs::read(path).unwrap();
+            assert!(fewest(&text) <= count(&text));
+            for line in text.split(|&b| b == b'\n') {
+                assert!(
+                    fewest(line) <= count(line),
+                    "{}",
+                    String::from_utf8_lossy(line)
+                );
+            }
+        }
+        let mut bytes = b"abc \xff\xfe def".to_vec();
+        bytes.extend_from_slice(b" x\x80y");
+        assert!(fewest(&bytes) <= count(&bytes));
     }
 
     #[test]
