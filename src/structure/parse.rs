@@ -1,8 +1,6 @@
 //! Running a tree-sitter grammar over parts of a file within a time budget.
 
-use std::ffi::c_void;
 use std::ops::{ControlFlow, Range};
-use std::sync::Once;
 
 use tree_sitter::{ParseOptions, Parser, Point, Tree};
 
@@ -29,7 +27,6 @@ pub(super) fn grammar(language: Language) -> Option<tree_sitter::Language> {
 
 /// A parser for `grammar`, made once for all the pieces of a file.
 pub(super) fn parser(grammar: &tree_sitter::Language) -> Result<Parser, OutlineError> {
-    use_mimalloc();
     let mut parser = Parser::new();
     parser
         .set_language(grammar)
@@ -117,57 +114,4 @@ fn included(source: &[u8], ranges: &[Range<usize>]) -> Vec<tree_sitter::Range> {
             end_point: point(range.end),
         })
         .collect()
-}
-
-/// Hands tree-sitter's allocations to mimalloc, once, before the first parser exists (no
-/// tree-sitter object is made anywhere else). A parse allocates and frees its syntax tree
-/// and its stack versions a node at a time: with glibc's malloc, malloc and free took
-/// about a tenth of a map's CPU time, and a cold outline of a 387 KB C file took 2.7
-/// times the page faults. mimalloc's version 2: version 3 cost every process 0.07-0.4 ms
-/// at start.
-fn use_mimalloc() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let allocator = tree_sitter::Allocator {
-            malloc,
-            calloc,
-            realloc,
-            free,
-        };
-        // SAFETY: the four functions are mimalloc's, never return null (they abort, as
-        // tree-sitter's own do), and give malloc's alignment; no tree-sitter object
-        // exists yet (`Once`: other threads wait here before making a parser).
-        unsafe { tree_sitter::set_allocator(Some(allocator)) }
-    });
-}
-
-/// `pointer`, or the process aborted when an allocation of `size` failed.
-fn allocated(pointer: *mut c_void, size: usize) -> *mut c_void {
-    if pointer.is_null() && size != 0 {
-        std::process::abort();
-    }
-    pointer
-}
-
-unsafe extern "C" fn malloc(size: usize) -> *mut c_void {
-    // SAFETY: mi_malloc has no preconditions.
-    allocated(unsafe { libmimalloc_sys::mi_malloc(size) }, size)
-}
-
-unsafe extern "C" fn calloc(count: usize, size: usize) -> *mut c_void {
-    let Some(bytes) = count.checked_mul(size) else {
-        std::process::abort();
-    };
-    // SAFETY: mi_zalloc has no preconditions.
-    allocated(unsafe { libmimalloc_sys::mi_zalloc(bytes) }, bytes)
-}
-
-unsafe extern "C" fn realloc(pointer: *mut c_void, size: usize) -> *mut c_void {
-    // SAFETY: tree-sitter passes null or a pointer these functions returned.
-    allocated(unsafe { libmimalloc_sys::mi_realloc(pointer, size) }, size)
-}
-
-unsafe extern "C" fn free(pointer: *mut c_void) {
-    // SAFETY: tree-sitter passes null or a pointer these functions returned.
-    unsafe { libmimalloc_sys::mi_free(pointer) }
 }
