@@ -562,6 +562,21 @@ async fn images_are_answered_as_image_blocks_with_their_dimensions() {
     client.cancel().await.unwrap();
 }
 
+/// An image's signature with a header that cannot be read: BINARY_FILE with the reason
+/// `image_damaged` (SPEC §16).
+#[tokio::test]
+async fn a_damaged_image_is_binary_with_its_reason() {
+    let ws = workspace();
+    ws.file("pics/bad.png", b"\x89PNG\r\n\x1a\ngarbage");
+    let client = plain_client(&ws, &[]).await;
+    let r = call(&client, json!({ "path": "pics/bad.png" })).await;
+    assert_eq!(r.is_error, Some(true));
+    let v = r.structured_content.unwrap();
+    assert_eq!(v["error"]["code"], "BINARY_FILE");
+    assert_eq!(v["error"]["detail"], json!({"reason": "image_damaged"}));
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn a_large_image_is_scaled_to_1568_pixels_on_its_longer_side() {
     let ws = workspace();
