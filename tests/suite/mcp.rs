@@ -625,6 +625,40 @@ async fn a_large_image_is_scaled_to_1568_pixels_on_its_longer_side() {
     client.cancel().await.unwrap();
 }
 
+/// The images of one call with `paths` carry at most 20 MiB: past that, an image is
+/// answered with its text block only, saying so and how to read it alone (SPEC §16).
+#[test]
+fn the_images_of_one_call_carry_at_most_20_mib() {
+    let ws = workspace();
+    // 4.5 MB each, small enough to be sent as it is: five pass 20 MiB, four do not.
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    png.extend(1200u32.to_be_bytes());
+    png.extend(1000u32.to_be_bytes());
+    png.extend(b"\x08\x06\0\0\0\0\0\0\0\0\0\0\0IEND\xaeB`\x82");
+    png.resize(4_500_000, 0);
+    ws.file("big.png", &png);
+    // A raw client: the answer is a line of 24 MB.
+    let mut raw = Server::start(ws.path(), &[], json!({}));
+    raw.read_call(
+        3,
+        json!({"paths": ["big.png", "big.png", "big.png", "big.png", "big.png"]}),
+    );
+    let answer = raw.receive_within(std::time::Duration::from_secs(120));
+    assert_eq!(answer["id"], 3);
+    let content = answer["result"]["content"].as_array().unwrap();
+    let images = content.iter().filter(|c| c["type"] == "image").count();
+    assert_eq!(images, 4);
+    let text = content[0]["text"].as_str().unwrap();
+    assert!(
+        text.ends_with(
+            "==> big.png <==\nImage 'big.png': PNG, 1200x1000, 4500000 bytes.\n[Not sent: the images of one call carry at most 20 MiB. Read it in a call of its own (path='big.png') to see it.]\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(text.matches("[Not sent").count(), 1, "{text}");
+    raw.finish();
+}
+
 #[tokio::test]
 async fn paths_give_one_result_with_a_section_per_target() {
     let ws = workspace();
