@@ -595,7 +595,12 @@ async fn a_large_image_is_scaled_to_1568_pixels_on_its_longer_side() {
     let Some(sent) = r.content[1].as_image() else {
         panic!("content[1] is not an image");
     };
-    assert_eq!(sent.mime_type, "image/png");
+    // Opaque: the smaller of PNG and JPEG (SPEC §16).
+    assert!(
+        ["image/png", "image/jpeg"].contains(&sent.mime_type.as_str()),
+        "{}",
+        sent.mime_type
+    );
     use base64::Engine as _;
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(&sent.data)
@@ -657,6 +662,37 @@ fn the_images_of_one_call_carry_at_most_20_mib() {
     );
     assert_eq!(text.matches("[Not sent").count(), 1, "{text}");
     raw.finish();
+}
+
+/// A scaled image without transparency is sent as the smaller of PNG and JPEG (SPEC §16):
+/// noise is far smaller as JPEG; with transparent pixels it stays PNG.
+#[tokio::test]
+async fn a_scaled_opaque_image_is_sent_as_the_smaller_of_png_and_jpeg() {
+    let ws = workspace();
+    let mut seed = 1u32;
+    let mut noise = move || {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (seed >> 24) as u8
+    };
+    let opaque =
+        image::RgbImage::from_fn(1800, 900, |_, _| image::Rgb([noise(), noise(), noise()]));
+    opaque.save(ws.path().join("noise.png")).unwrap();
+    let clear = image::RgbaImage::from_fn(1800, 900, |x, _| {
+        image::Rgba([(x % 256) as u8, 0, 0, if x % 2 == 0 { 0 } else { 255 }])
+    });
+    clear.save(ws.path().join("clear.png")).unwrap();
+    let client = plain_client(&ws, &[]).await;
+    for (path, mime) in [("noise.png", "image/jpeg"), ("clear.png", "image/png")] {
+        let r = call(&client, json!({ "path": path })).await;
+        let Some(sent) = r.content[1].as_image() else {
+            panic!("content[1] of {path} is not an image");
+        };
+        assert_eq!(sent.mime_type, mime, "{path}");
+        let v = r.structured_content.unwrap();
+        assert_eq!(v["data"]["sent_width"], 1568, "{path}");
+        assert_eq!(v["data"]["sent_height"], 784, "{path}");
+    }
+    client.cancel().await.unwrap();
 }
 
 #[tokio::test]
