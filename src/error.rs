@@ -85,6 +85,8 @@ pub enum ErrorDetail {
     PdfEncrypted,
     /// A PDF no text could be read from.
     PdfDamaged,
+    /// A file with an image's signature whose header or pixels cannot be read (SPEC §16).
+    ImageDamaged,
 }
 
 impl From<Evidence> for ErrorDetail {
@@ -172,6 +174,7 @@ impl Error {
             ErrorDetail::Denied { .. } => "a deny glob matches it".into(),
             ErrorDetail::PdfEncrypted => "an encrypted PDF".into(),
             ErrorDetail::PdfDamaged => "a damaged PDF".into(),
+            ErrorDetail::ImageDamaged => "a damaged image".into(),
         };
         Error {
             detail: Some(evidence),

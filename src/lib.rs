@@ -103,7 +103,7 @@ pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
     if let Some(host) = &cli.mcp_config {
         if let Some(refused) = unused(
             "mcp_config",
-            "--mcp-config prints what adds agentread to a host, with the server settings given beside it (--root, --deny, --deny-secrets, --max-bytes, --max-line-chars, --max-file-size, --encoding, --numbers),",
+            "--mcp-config prints what adds agentread to a host, with the server settings given beside it (--root, --deny, --deny-secrets, --max-bytes, --max-tokens, --max-line-chars, --max-file-size, --encoding, --numbers),",
             &request::MCP_CONFIG_CARRIES,
         ) {
             return refused;

@@ -5,7 +5,7 @@
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 
-use crate::error::{Error, ErrorCode};
+use crate::error::{Error, ErrorCode, ErrorDetail};
 use crate::formats::scale::{self, ScaleError};
 use crate::outcome::Image;
 use crate::read::sniff::ImageKind;
@@ -38,11 +38,14 @@ pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Erro
     let mut bytes = vec![0u8; size as usize];
     let n = read_full(file, &mut bytes, 0).map_err(|e| Error::read_failed(display, &e))?;
     bytes.truncate(n);
+    let damaged = |message: String| Error {
+        detail: Some(ErrorDetail::ImageDamaged),
+        ..Error::new(ErrorCode::BinaryFile, message)
+    };
     let dimensions = imagesize::blob_size(&bytes).map_err(|_| {
-        Error::new(
-            ErrorCode::BinaryFile,
-            format!("File '{display}' starts like a {kind} image but its size cannot be read."),
-        )
+        damaged(format!(
+            "File '{display}' starts like a {kind} image but its size cannot be read."
+        ))
     })?;
     let (width, height) = (dimensions.width as u64, dimensions.height as u64);
     // A model's API refuses an image without pixels: it is no image to send.
@@ -84,10 +87,9 @@ pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Erro
             bytes: scaled.bytes,
         })),
         Err(ScaleError::TooLarge) => Err(too_large(format!("{width}x{height}, {size} bytes"))),
-        Err(ScaleError::Undecodable(why)) => Err(Error::new(
-            ErrorCode::BinaryFile,
-            format!("File '{display}' starts like a {kind} image but cannot be decoded ({why})."),
-        )),
+        Err(ScaleError::Undecodable(why)) => Err(damaged(format!(
+            "File '{display}' starts like a {kind} image but cannot be decoded ({why})."
+        ))),
     }
 }
 

@@ -226,6 +226,12 @@ fn read_document(
         language: Some(view.kind.name()),
         document: Some(document),
     };
+    // What the outline shows for each part that has a title (a notebook's cell).
+    let titles: Vec<(u64, String)> = view
+        .parts
+        .iter()
+        .filter_map(|part| Some((part.start_line, part.title.clone()?)))
+        .collect();
     match structure {
         Structure::Outline {
             from,
@@ -233,11 +239,6 @@ fn read_document(
             to,
             within,
         } => {
-            let titles = view
-                .parts
-                .iter()
-                .filter_map(|part| Some((part.start_line, part.title.clone()?)))
-                .collect();
             let page = Page {
                 titles,
                 ..Page::of(request, spec, from, from_char, to, within)
@@ -261,6 +262,7 @@ fn read_document(
                 markdown: None,
                 document: Some(document),
                 bom: false,
+                titles: &titles,
             };
             fit(request, facts, &source, spec, &scope, &find)
         }
@@ -810,6 +812,8 @@ struct Source<'a> {
     document: Option<Document>,
     /// The file starts with a byte-order mark (`stats.bom`); `bytes` are without it.
     bom: bool,
+    /// What its outline shows for a part, by its first line (a notebook's cells).
+    titles: &'a [(u64, String)],
 }
 
 impl<'a> Source<'a> {
@@ -822,6 +826,7 @@ impl<'a> Source<'a> {
             markdown: Some(language == Language::Markdown),
             document: None,
             bom,
+            titles: &[],
         }
     }
 }
@@ -1090,7 +1095,7 @@ fn fit(
             budget,
             tokens,
             limit,
-            titles: Vec::new(),
+            titles: source.titles.to_vec(),
         };
         outline_page(
             request,

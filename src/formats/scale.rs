@@ -118,13 +118,14 @@ pub fn scale_if_needed(
         } else {
             Some(resize(&mut resizer, &image, sent_width, sent_height, jpeg)?)
         };
-        let bytes = encode(converted.as_ref().unwrap_or(&image), jpeg)?;
+        let shown = converted.as_ref().unwrap_or(&image);
+        let (bytes, as_jpeg) = smaller_encoding(shown, jpeg)?;
         let size = bytes.len() as u64;
         let longer = sent_width.max(sent_height);
         if size <= MAX_SENT_BYTES || longer <= 1 {
             return Ok(Some(Scaled {
                 bytes,
-                mime_type: if jpeg { "image/jpeg" } else { "image/png" },
+                mime_type: if as_jpeg { "image/jpeg" } else { "image/png" },
                 width: sent_width,
                 height: sent_height,
             }));
@@ -234,6 +235,34 @@ fn resize(
         .resize(image, &mut resized, &options)
         .map_err(|e| ScaleError::Undecodable(e.to_string()))?;
     Ok(to_8_bit(&resized, jpeg).unwrap_or(resized))
+}
+
+/// The image encoded as it is sent, and whether that is JPEG: a JPEG source as JPEG; any
+/// other as PNG, or as JPEG when it has no transparent pixel and JPEG is the smaller.
+fn smaller_encoding(image: &DynamicImage, jpeg: bool) -> Result<(Vec<u8>, bool), ScaleError> {
+    if jpeg {
+        return Ok((encode(image, true)?, true));
+    }
+    let png = encode(image, false)?;
+    let opaque = match image {
+        DynamicImage::ImageRgba8(pixels) => pixels.pixels().all(|p| p.0[3] == u8::MAX),
+        DynamicImage::ImageLumaA8(pixels) => pixels.pixels().all(|p| p.0[1] == u8::MAX),
+        other => !other.color().has_alpha(),
+    };
+    if !opaque {
+        return Ok((png, false));
+    }
+    let jpeg_bytes = match image.color().has_alpha() {
+        true => encode(
+            &to_8_bit(image, true).unwrap_or_else(|| image.clone()),
+            true,
+        )?,
+        false => encode(image, true)?,
+    };
+    Ok(match jpeg_bytes.len() < png.len() {
+        true => (jpeg_bytes, true),
+        false => (png, false),
+    })
 }
 
 /// PNG at the fastest setting: what a vision model is charged depends on the pixels, not
@@ -413,9 +442,10 @@ mod tests {
     }
 
     #[test]
-    fn gif_and_webp_become_png() {
+    fn gif_and_webp_with_transparency_become_png() {
         let frame = RgbaImage::from_fn(1600, 40, |x, y| {
-            Rgba([(x % 7 * 30) as u8, (y * 5) as u8, 0, 255])
+            let alpha = if (x + y) % 5 == 0 { 0 } else { 255 };
+            Rgba([(x % 7 * 30) as u8, (y * 5) as u8, 0, alpha])
         });
         let mut gif = Vec::new();
         GifEncoder::new(&mut gif)

@@ -444,6 +444,10 @@ fn result(answer: &Answer, settings: &Settings, root: Option<&Arc<Served>>) -> C
     result
 }
 
+/// The most image data (decoded bytes, before base64) the images of one call with `paths`
+/// carry (SPEC §16); an image past it is answered with its text block only.
+const MAX_CALL_IMAGE_BYTES: usize = 20 << 20;
+
 /// The result of a call with `paths` (SPEC §16): one text block with each answer under
 /// its `==> target <==` header, any images after it, and `{"results": [...]}`; an error
 /// only when every target failed.
@@ -452,11 +456,27 @@ fn several_results(answers: &[Answer], settings: &Settings, root: &Arc<Served>) 
     let mut text = String::new();
     let mut images = Vec::new();
     let mut structured = Vec::new();
+    // The image data (decoded, before base64) sent so far in this call.
+    let mut image_bytes = 0usize;
     for answer in answers {
         let envelope = render::envelope::Envelope::of(&json_context, answer);
         // Nested, so not the transport's pre-serialised carrier (which stands alone).
         structured.push(serde_json::to_value(&envelope).unwrap_or_default());
-        let (body, image) = answer_text(answer, settings, Some(root));
+        let (mut body, mut image) = answer_text(answer, settings, Some(root));
+        if let Ok(Success::Image(sent, facts)) = &answer.result
+            && image.is_some()
+        {
+            image_bytes = image_bytes.saturating_add(sent.bytes.len());
+            if image_bytes > MAX_CALL_IMAGE_BYTES {
+                image_bytes -= sent.bytes.len();
+                image = None;
+                body.push_str(&format!(
+                    "\n[Not sent: the images of one call carry at most {} MiB. Read it in a call of its own (path='{}') to see it.]",
+                    MAX_CALL_IMAGE_BYTES >> 20,
+                    facts.path
+                ));
+            }
+        }
         if !text.is_empty() {
             text.push('\n');
         }

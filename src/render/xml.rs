@@ -104,6 +104,7 @@ fn detail_attributes(x: &mut String, detail: &ErrorDetail) {
         }
         ErrorDetail::PdfEncrypted => attribute(x, "reason", "pdf_encrypted"),
         ErrorDetail::PdfDamaged => attribute(x, "reason", "pdf_damaged"),
+        ErrorDetail::ImageDamaged => attribute(x, "reason", "image_damaged"),
     }
 }
 
@@ -352,6 +353,7 @@ mod tests {
             },
             ErrorDetail::PdfEncrypted,
             ErrorDetail::PdfDamaged,
+            ErrorDetail::ImageDamaged,
         ] {
             let mut x = String::new();
             detail_attributes(&mut x, &detail);

@@ -153,6 +153,9 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
                 });
             if !continues && next_ok {
                 blank(offset, offset + extent, &mut out);
+                // A macro line blanked is no line to the next one: a run of them
+                // (`FMT_BEGIN_NAMESPACE` then `FMT_BEGIN_EXPORT`) is blanked whole.
+                last_significant = previous;
                 continue;
             }
         }
@@ -356,23 +359,45 @@ fn balance(text: &[u8]) -> (i64, i64) {
 /// An `#if` whose first branch leaves a brace or parenthesis open (it splits an
 /// expression or a definition's head between branches) is read by its first branch, as
 /// ctags reads it: the byte ranges of its other branches, their directives included.
+/// So is an `#if` that stands inside an expression (after a line that ends in `,`, `(`,
+/// `&&`, `||` or a constructor's `:`), where a grammar without a preprocessor sees no
+/// directive: then its own `#if` line goes too, and its `#endif`.
 fn split_branches(source: &[u8], lines: &[(usize, usize)]) -> Vec<(usize, usize)> {
-    /// One open `#if`: where its first branch starts, where it ends (its first
-    /// `#else`/`#elif`), if it has ended.
+    /// One open `#if`: where its directive starts, where its first branch starts, where
+    /// it ends (its first `#else`/`#elif`), if it has ended, and whether it stands inside
+    /// an expression.
     struct Open {
+        start: usize,
         body_start: usize,
         first_end: Option<usize>,
+        inside_expression: bool,
     }
     let mut stack: Vec<Open> = Vec::new();
     let mut found = Vec::new();
-    for &(start, end) in lines {
+    // The last line of code (no directive, comment or blank line) before this one.
+    let mut last_code: &[u8] = b"";
+    let mut index = 0;
+    while index < lines.len() {
+        let (start, mut end) = lines[index];
+        index += 1;
         let Some(word) = directive(&source[start..end]) else {
+            let code = code_part(&source[start..end]);
+            if !code.is_empty() {
+                last_code = code;
+            }
             continue;
         };
+        // A directive continued over lines (`\` at the end) ends on its last line.
+        while source[start..end].trim_ascii_end().ends_with(b"\\") && index < lines.len() {
+            end = lines[index].1;
+            index += 1;
+        }
         match word {
             b"if" | b"ifdef" | b"ifndef" => stack.push(Open {
+                start,
                 body_start: end,
                 first_end: None,
+                inside_expression: stack.is_empty() && inside_expression(last_code),
             }),
             b"else" | b"elif" | b"elifdef" | b"elifndef" => {
                 if let Some(open) = stack.last_mut()
@@ -383,6 +408,11 @@ fn split_branches(source: &[u8], lines: &[(usize, usize)]) -> Vec<(usize, usize)
             }
             b"endif" => {
                 let Some(open) = stack.pop() else { continue };
+                if open.inside_expression {
+                    found.push((open.start, open.body_start));
+                    found.push((open.first_end.unwrap_or(start), end));
+                    continue;
+                }
                 let Some(first_end) = open.first_end else {
                     continue;
                 };
@@ -398,4 +428,36 @@ fn split_branches(source: &[u8], lines: &[(usize, usize)]) -> Vec<(usize, usize)
         }
     }
     found
+}
+
+/// A line's code: trimmed, without a comment line or a trailing `//` comment.
+fn code_part(line: &[u8]) -> &[u8] {
+    let line = line.trim_ascii();
+    if line.starts_with(b"/*") || line.starts_with(b"*") {
+        return b"";
+    }
+    let code = line
+        .windows(2)
+        .position(|pair| pair == b"//")
+        .map_or(line, |at| &line[..at]);
+    code.trim_ascii()
+}
+
+/// Whether code that ends with `last` goes on past its line: a list or a condition
+/// left open, or a constructor's initializer list (`:` alone, or after its `)`).
+fn inside_expression(last: &[u8]) -> bool {
+    if last.ends_with(b",")
+        || last.ends_with(b"(")
+        || last.ends_with(b"&&")
+        || last.ends_with(b"||")
+    {
+        return true;
+    }
+    match last.strip_suffix(b":") {
+        Some(before) if !before.ends_with(b":") => {
+            let before = before.trim_ascii_end();
+            before.is_empty() || before.ends_with(b")")
+        }
+        _ => false,
+    }
 }

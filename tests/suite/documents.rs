@@ -201,6 +201,27 @@ fn cells_are_symbols_by_number_or_id() {
     assert!(stderr(&out).contains("  nb.ipynb#cell-3\n"));
 }
 
+/// `--fit`'s outline step is `--outline`'s view: a notebook's cells by their titles, not
+/// by their bare headers.
+#[test]
+fn fit_outlines_a_notebook_as_outline_does() {
+    let ws = workspace();
+    let outline = stdout(&ws.run(&["nb.ipynb", "--outline", "--no-hint"]));
+    let out = ws.run(&["nb.ipynb", "--fit", "--max-tokens", "60", "--no-hint"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), outline);
+    let v = ws.json(&["nb.ipynb", "--fit", "--max-tokens", "60"]);
+    assert_eq!(v["data"]["view"], "outline");
+    assert!(
+        v["data"]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("  1-3 | cell-1 [markdown] # Analysis\n"),
+        "{}",
+        v["data"]["content"]
+    );
+}
+
 #[test]
 fn what_is_not_a_notebook_is_read_as_text() {
     let ws = Workspace::new();

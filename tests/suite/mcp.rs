@@ -562,6 +562,21 @@ async fn images_are_answered_as_image_blocks_with_their_dimensions() {
     client.cancel().await.unwrap();
 }
 
+/// An image's signature with a header that cannot be read: BINARY_FILE with the reason
+/// `image_damaged` (SPEC §16).
+#[tokio::test]
+async fn a_damaged_image_is_binary_with_its_reason() {
+    let ws = workspace();
+    ws.file("pics/bad.png", b"\x89PNG\r\n\x1a\ngarbage");
+    let client = plain_client(&ws, &[]).await;
+    let r = call(&client, json!({ "path": "pics/bad.png" })).await;
+    assert_eq!(r.is_error, Some(true));
+    let v = r.structured_content.unwrap();
+    assert_eq!(v["error"]["code"], "BINARY_FILE");
+    assert_eq!(v["error"]["detail"], json!({"reason": "image_damaged"}));
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn a_large_image_is_scaled_to_1568_pixels_on_its_longer_side() {
     let ws = workspace();
@@ -580,7 +595,12 @@ async fn a_large_image_is_scaled_to_1568_pixels_on_its_longer_side() {
     let Some(sent) = r.content[1].as_image() else {
         panic!("content[1] is not an image");
     };
-    assert_eq!(sent.mime_type, "image/png");
+    // Opaque: the smaller of PNG and JPEG (SPEC §16).
+    assert!(
+        ["image/png", "image/jpeg"].contains(&sent.mime_type.as_str()),
+        "{}",
+        sent.mime_type
+    );
     use base64::Engine as _;
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(&sent.data)
@@ -607,6 +627,71 @@ async fn a_large_image_is_scaled_to_1568_pixels_on_its_longer_side() {
     );
     let decoded = image::load_from_memory(&bytes).unwrap();
     assert_eq!((decoded.width(), decoded.height()), (1568, 784));
+    client.cancel().await.unwrap();
+}
+
+/// The images of one call with `paths` carry at most 20 MiB: past that, an image is
+/// answered with its text block only, saying so and how to read it alone (SPEC §16).
+#[test]
+fn the_images_of_one_call_carry_at_most_20_mib() {
+    let ws = workspace();
+    // 4.5 MB each, small enough to be sent as it is: five pass 20 MiB, four do not.
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    png.extend(1200u32.to_be_bytes());
+    png.extend(1000u32.to_be_bytes());
+    png.extend(b"\x08\x06\0\0\0\0\0\0\0\0\0\0\0IEND\xaeB`\x82");
+    png.resize(4_500_000, 0);
+    ws.file("big.png", &png);
+    // A raw client: the answer is a line of 24 MB.
+    let mut raw = Server::start(ws.path(), &[], json!({}));
+    raw.read_call(
+        3,
+        json!({"paths": ["big.png", "big.png", "big.png", "big.png", "big.png"]}),
+    );
+    let answer = raw.receive_within(std::time::Duration::from_secs(120));
+    assert_eq!(answer["id"], 3);
+    let content = answer["result"]["content"].as_array().unwrap();
+    let images = content.iter().filter(|c| c["type"] == "image").count();
+    assert_eq!(images, 4);
+    let text = content[0]["text"].as_str().unwrap();
+    assert!(
+        text.ends_with(
+            "==> big.png <==\nImage 'big.png': PNG, 1200x1000, 4500000 bytes.\n[Not sent: the images of one call carry at most 20 MiB. Read it in a call of its own (path='big.png') to see it.]\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(text.matches("[Not sent").count(), 1, "{text}");
+    raw.finish();
+}
+
+/// A scaled image without transparency is sent as the smaller of PNG and JPEG (SPEC §16):
+/// noise is far smaller as JPEG; with transparent pixels it stays PNG.
+#[tokio::test]
+async fn a_scaled_opaque_image_is_sent_as_the_smaller_of_png_and_jpeg() {
+    let ws = workspace();
+    let mut seed = 1u32;
+    let mut noise = move || {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (seed >> 24) as u8
+    };
+    let opaque =
+        image::RgbImage::from_fn(1800, 900, |_, _| image::Rgb([noise(), noise(), noise()]));
+    opaque.save(ws.path().join("noise.png")).unwrap();
+    let clear = image::RgbaImage::from_fn(1800, 900, |x, _| {
+        image::Rgba([(x % 256) as u8, 0, 0, if x % 2 == 0 { 0 } else { 255 }])
+    });
+    clear.save(ws.path().join("clear.png")).unwrap();
+    let client = plain_client(&ws, &[]).await;
+    for (path, mime) in [("noise.png", "image/jpeg"), ("clear.png", "image/png")] {
+        let r = call(&client, json!({ "path": path })).await;
+        let Some(sent) = r.content[1].as_image() else {
+            panic!("content[1] of {path} is not an image");
+        };
+        assert_eq!(sent.mime_type, mime, "{path}");
+        let v = r.structured_content.unwrap();
+        assert_eq!(v["data"]["sent_width"], 1568, "{path}");
+        assert_eq!(v["data"]["sent_height"], 784, "{path}");
+    }
     client.cancel().await.unwrap();
 }
 

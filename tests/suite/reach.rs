@@ -386,6 +386,15 @@ fn print_and_exit_modes_refuse_what_they_would_drop() {
             "{args:?}: {message}"
         );
     }
+    // The refusal of --mcp-config names every setting it carries, --max-tokens too.
+    let out = ws.run(&["--mcp-config", "claude", "--hash"]);
+    assert!(
+        stderr(&out).contains(
+            "(--root, --deny, --deny-secrets, --max-bytes, --max-tokens, --max-line-chars, --max-file-size, --encoding, --numbers)"
+        ),
+        "{}",
+        stderr(&out)
+    );
     // In the format asked for, as every refusal.
     let v = &json_lines(&ws.run(&["a.txt", "--tool-schema", "-f", "json"]))[0];
     assert_eq!(v["error"]["code"], "INVALID_PARAM");

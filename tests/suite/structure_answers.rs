@@ -551,6 +551,35 @@ fn c_macros_do_not_break_definitions() {
     assert_eq!(rows(&ws, "t.c"), ["b function 3-4"]);
     ws.file("s.cc", "void S::Bar() LOCKS_EXCLUDED(mu) {\n  x();\n}\n");
     assert_eq!(rows(&ws, "s.cc"), ["S::Bar method 1-3"]);
+    // Several macro lines in a row (fmt's `FMT_BEGIN_NAMESPACE`, `FMT_BEGIN_EXPORT`)
+    // join no definition either.
+    ws.file(
+        "os.h",
+        "FMT_BEGIN_NAMESPACE\nFMT_BEGIN_EXPORT\n\ntemplate <typename Char> class V {\n public:\n  V(const Char* s) : d(s) {}\n};\n",
+    );
+    assert_eq!(rows(&ws, "os.h"), ["V class 4-7", "V::V constructor 6-6"]);
+}
+
+/// An `#if` inside an expression (leveldb's `Limiter(int n) :` then `#if
+/// !defined(NDEBUG)` in the initializer list) is read by its first branch, as ctags reads
+/// it: no definition after it vanishes and its class keeps its own lines.
+#[test]
+fn an_if_inside_an_expression_hides_no_definition() {
+    let ws = Workspace::new();
+    ws.file(
+        "env.cc",
+        "namespace leveldb {\n\nclass Limiter {\n public:\n  Limiter(int max)\n      :\n#if !defined(NDEBUG)\n        max_(max),\n#endif  // !defined(NDEBUG)\n        allowed_(max) {\n    assert(max >= 0);\n  }\n\n private:\n  int allowed_;\n};\n\nint Open(int n,\n#ifdef WIDE\n         long m\n#else\n         int m\n#endif\n         ) {\n  return n;\n}\n\nvoid Schedule() {}\n\n}  // namespace leveldb\n",
+    );
+    assert_eq!(
+        rows(&ws, "env.cc"),
+        [
+            "leveldb namespace 1-30",
+            "leveldb::Limiter class 3-16",
+            "leveldb::Limiter::Limiter constructor 5-12",
+            "leveldb::Open function 18-26",
+            "leveldb::Schedule function 28-28",
+        ]
+    );
 }
 
 #[test]
