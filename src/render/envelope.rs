@@ -241,6 +241,9 @@ impl<'a> Envelope<'a> {
                 let facts = &outline.facts;
                 file_stats(&mut stats, facts);
                 stats.content_hash = facts.content_hash.clone();
+                // As every answer with content (SPEC §3): the characters shown, / 4.
+                let chars = utf8(&outline.content).chars().count() as u64;
+                stats.approx_tokens = Some(chars.div_ceil(4));
                 let data = Data {
                     content: Some(Some(utf8(&outline.content))),
                     language: Some(outline.language),
