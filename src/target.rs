@@ -368,10 +368,7 @@ fn how(
         if let Some(flag) = first(&[
             (w.tail.is_some(), name::TAIL),
             (w.context.is_some(), name::CONTEXT),
-            (
-                w.start_char.is_some() && (reference.is_some() || !file),
-                name::START_CHAR,
-            ),
+            (w.start_char.is_some() && !file, name::START_CHAR),
         ]) {
             return Err(Error::invalid_param(format!(
                 "{} lists symbols; {flag} cannot be combined with it.",
@@ -379,9 +376,10 @@ fn how(
             )));
         }
         return Ok(match reference {
+            // `PATH:N --start-char C` pages as `--start-line N --start-char C` does.
             Some(LineRef { line, end }) => How::Structure(Structure::Outline {
                 from: line,
-                from_char: 1,
+                from_char: w.start_char.unwrap_or(1),
                 to: Some(end.unwrap_or(u64::MAX)),
                 within: None,
             }),

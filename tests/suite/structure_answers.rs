@@ -220,6 +220,21 @@ fn outline_pages_advance_inside_one_line() {
     }
     let names: Vec<String> = (0..7).map(|i| format!("f{i}")).collect();
     assert_eq!(seen, names);
+    // A line target takes the column as --start-line does.
+    let by_target = ws.json(&["min.js:1", "--outline", "-n", "3", "--start-char", "46"]);
+    let by_line = ws.json(&[
+        "min.js",
+        "-s",
+        "1",
+        "--outline",
+        "-n",
+        "3",
+        "--start-char",
+        "46",
+    ]);
+    assert_eq!(by_target["status"], by_line["status"], "{by_target}");
+    assert_eq!(by_target["data"]["symbols"], by_line["data"]["symbols"]);
+    assert_eq!(by_target["data"]["symbols"][0]["name"], "f3");
 }
 
 #[test]
