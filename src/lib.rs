@@ -212,17 +212,26 @@ fn say_what_was_left_out(
     if request.hint || request.format != Format::Text || request.call.context.is_some() {
         return Ok(());
     }
-    let window = match &answer.result {
-        // A range or a symbol is what was asked for, not a cut (SPEC §15).
-        Ok(outcome::Success::Text(read)) if !read.range && read.symbol.is_none() => &read.window,
+    let read = match &answer.result {
+        // A range is what was asked for, not a cut; so is a whole symbol (SPEC §15).
+        Ok(outcome::Success::Text(read)) if !read.range => read,
         _ => return Ok(()),
     };
-    if !window.truncated() {
+    let window = &read.window;
+    let Some(next) = window.next_start_line().filter(|_| window.truncated()) else {
         return Ok(());
-    }
+    };
+    // A symbol cut by the limit or a budget is read on inside the symbol.
+    let how = match &read.symbol {
+        Some(symbol) => format!(
+            "{} reads the rest of the symbol",
+            render::hints::symbol_go_on(&read.facts.path, symbol, next, params::Wording::Cli)
+        ),
+        None => "--all reads the whole file".to_string(),
+    };
     writeln!(
         err,
-        "agentread: showing lines {}-{} of {}; --all reads the whole file",
+        "agentread: showing lines {}-{} of {}; {how}",
         window.start_line,
         window.end_line().unwrap_or(window.start_line),
         window.total_lines

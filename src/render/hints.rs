@@ -235,19 +235,7 @@ fn symbol_hints(
             Some(TruncatedBy::Bytes) => format!("Truncated at {max_bytes} bytes"),
             _ => "Truncated".to_string(),
         };
-        let go_on = match (&symbol.qualified_name, wording) {
-            (Some(name), Wording::Cli) => {
-                format!("{} -s {next}", quoted(&format!("{path}#{name}")))
-            }
-            (Some(_), Wording::Tool) => format!(
-                "{} with the same symbol",
-                wording.set(&[(name::START_LINE, &next)])
-            ),
-            (None, _) => wording.set(&[
-                (name::START_LINE, &next),
-                (name::LIMIT, &(symbol.end_line.saturating_sub(next) + 1)),
-            ]),
-        };
+        let go_on = symbol_go_on(path, symbol, next, wording);
         hints.push(format!(
             "[{why}: showing lines {}-{} of {}. Use {go_on} to continue.]",
             window.start_line,
@@ -266,6 +254,28 @@ fn symbol_hints(
         ),
     });
     hints
+}
+
+/// How to read on from line `next` inside `symbol` (a block has no name: by its lines).
+pub fn symbol_go_on(
+    path: &str,
+    symbol: &crate::outcome::SymbolInfo,
+    next: u64,
+    wording: Wording,
+) -> String {
+    match (&symbol.qualified_name, wording) {
+        (Some(name), Wording::Cli) => {
+            format!("{} -s {next}", quoted(&format!("{path}#{name}")))
+        }
+        (Some(_), Wording::Tool) => format!(
+            "{} with the same symbol",
+            wording.set(&[(name::START_LINE, &next)])
+        ),
+        (None, _) => wording.set(&[
+            (name::START_LINE, &next),
+            (name::LIMIT, &(symbol.end_line.saturating_sub(next) + 1)),
+        ]),
+    }
 }
 
 /// A target as a shell word: in single quotes, a quote inside written `'\''`.

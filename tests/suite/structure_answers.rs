@@ -55,6 +55,19 @@ fn a_range_with_no_hint_says_nothing_on_stderr() {
     assert_eq!(v["data"]["next_start_line"], 4);
 }
 
+#[test]
+fn a_symbol_cut_without_a_footer_says_so_on_stderr() {
+    let ws = Workspace::new();
+    ws.file("lib.rs", long_function(30));
+    let out = ws.run(&["lib.rs#long", "-n", "10", "--no-hint"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 10);
+    assert_eq!(
+        stderr(&out),
+        "agentread: showing lines 1-10 of 34; 'lib.rs#long' -s 11 reads the rest of the symbol\n"
+    );
+}
+
 /// A file with a function of `n` body lines, starting at line 1.
 fn long_function(n: u64) -> String {
     let mut text = String::from("fn long() {\n");
