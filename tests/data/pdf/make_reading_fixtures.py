@@ -211,22 +211,7 @@ open('xref_offset_wrong.pdf', 'wb').write(data.replace(entry, b"%010d 00000 n \n
 #     - an /Encrypt that is no dictionary (a damaged file): no encryption, as poppler reads it.
 import hashlib, struct
 
-PAD = bytes.fromhex("28BF4E5E4E758A4164004E56FFFA01082E2E00B6D0683E802F0CA9FE6453697A")
-
-
-def rc4(key, data):
-    s = list(range(256))
-    j = 0
-    for i in range(256):
-        j = (j + s[i] + key[i % len(key)]) % 256
-        s[i], s[j] = s[j], s[i]
-    out, i, j = bytearray(), 0, 0
-    for byte in data:
-        i = (i + 1) % 256
-        j = (j + s[i]) % 256
-        s[i], s[j] = s[j], s[i]
-        out.append(byte ^ s[(s[i] + s[j]) % 256])
-    return bytes(out)
+from pdf_crypto import PAD, rc4
 
 
 def encrypted(path, n, encrypt, extra_objects=()):
