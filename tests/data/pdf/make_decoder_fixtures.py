@@ -4,29 +4,7 @@ Needs python3 and qpdf (the encrypted files).
 """
 import subprocess, zlib
 
-
-def pdf(path, objects, pages_kids=None):
-    """Writes objects (numbered from 1; object 1 is the catalog, 2 the page tree) with a
-    correct cross-reference table."""
-    out = bytearray(b"%PDF-1.5\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        if isinstance(body, str):
-            body = body.encode('latin-1')
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for offset in offsets:
-        out += b"%010d 00000 n \n" % offset
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    open(path, 'wb').write(out)
-
-
-def stream(data, extra=""):
-    if isinstance(data, str):
-        data = data.encode('latin-1')
-    return b"<< /Length %d %s >>\nstream\n" % (len(data), extra.encode()) + data + b"\nendstream"
+from pdf_parts import pdf, stream
 
 
 def one_page(path, fonts, content, extra_objects=()):
@@ -173,7 +151,7 @@ open('enc_empty_aes256_no_id.pdf', 'wb').write(data)
 # strings are in the clear and only its attachments would be encrypted (/EFF).
 import hashlib, struct
 
-from pdf_crypto import PAD, rc4
+from pdf_parts import PAD, rc4
 
 
 def file_key(owner_value, permissions, file_id):

@@ -12,30 +12,7 @@ trailer one); the last starts from make_decoder_fixtures.py's enc_attachments_on
 """
 import re, subprocess
 
-
-def pdf(path, objects, trailer_extra=b""):
-    """Writes objects (numbered from 1; object 1 is the catalog, 2 the page tree) with a
-    correct cross-reference table."""
-    out = bytearray(b"%PDF-1.5\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        if isinstance(body, str):
-            body = body.encode('latin-1')
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for offset in offsets:
-        out += b"%010d 00000 n \n" % offset
-    out += b"trailer\n<< /Size %d /Root 1 0 R %s>>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1, trailer_extra, xref)
-    open(path, 'wb').write(out)
-
-
-def stream(data, extra=""):
-    if isinstance(data, str):
-        data = data.encode('latin-1')
-    return b"<< /Length %d %s >>\nstream\n" % (len(data), extra.encode()) + data + b"\nendstream"
+from pdf_parts import pdf, stream
 
 
 def one_page(path, fonts, content, extra_objects=(), page_extra="", catalog_extra=""):
@@ -211,7 +188,7 @@ open('xref_offset_wrong.pdf', 'wb').write(data.replace(entry, b"%010d 00000 n \n
 #     - an /Encrypt that is no dictionary (a damaged file): no encryption, as poppler reads it.
 import hashlib, struct
 
-from pdf_crypto import PAD, rc4
+from pdf_parts import PAD, rc4
 
 
 def encrypted(path, n, encrypt, extra_objects=()):
