@@ -164,7 +164,7 @@ impl Font {
         };
         let own = program.as_deref().and_then(cmap::type1_encoding);
         let mut names: [&[u8]; 256] =
-            std::array::from_fn(|code| named.unwrap_or(builtin)[code].as_bytes());
+            std::array::from_fn(|code| named.unwrap_or(builtin).get(code).as_bytes());
         if let Some(own) = &own {
             names = [b"".as_slice(); 256];
             for &(code, glyph) in own {
@@ -498,8 +498,7 @@ fn standard_metrics(font: &str) -> Option<&'static [u16]> {
 
 fn metric_width(metrics: &[u16], glyph: &[u8]) -> u16 {
     tables::METRIC_GLYPHS
-        .binary_search_by(|name| name.as_bytes().cmp(glyph))
-        .ok()
+        .find(glyph)
         .and_then(|i| metrics.get(i))
         .copied()
         .unwrap_or(0)

@@ -1,6 +1,7 @@
 //! Glyph names as text: the Adobe Glyph List (and ZapfDingbats'), `uni` and `u` with hex digits (`uni0041`, `u1F600`),
 //! numeric names and suffixed names, as poppler maps them.
 
+use super::names::Names;
 use super::tables;
 
 /// The text of a glyph name, as poppler finds it: the Adobe Glyph List (for
@@ -10,15 +11,11 @@ pub(super) fn glyph_text(name: &[u8], zapf: bool) -> Option<String> {
     if name.is_empty() || name == b".notdef" {
         return None;
     }
-    let lookup = |list: &[(&str, char)]| {
-        list.binary_search_by(|(n, _)| n.as_bytes().cmp(name))
-            .ok()
-            .map(|i| list[i].1)
-    };
-    if zapf && let Some(c) = lookup(tables::ZAPF_GLYPH_LIST) {
+    let lookup = |names: &Names, chars: &[char]| names.find(name).map(|i| chars[i]);
+    if zapf && let Some(c) = lookup(&tables::ZAPF_NAMES, &tables::ZAPF_CHARS) {
         return Some(c.to_string());
     }
-    if let Some(c) = lookup(tables::GLYPH_LIST) {
+    if let Some(c) = lookup(&tables::GLYPH_NAMES, &tables::GLYPH_CHARS) {
         return Some(c.to_string());
     }
     let text = std::str::from_utf8(name).ok()?;

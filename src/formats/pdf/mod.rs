@@ -27,6 +27,7 @@ mod content;
 mod font;
 mod glyph;
 mod layout;
+mod names;
 mod objects;
 mod predefined;
 #[rustfmt::skip]
@@ -339,6 +340,31 @@ fn logical_order(line: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The packed tables (`names.rs`) read back sorted, and each name is found where it is.
+    #[test]
+    fn the_sorted_tables_are_sorted_and_found() {
+        for (table, len) in [
+            (&tables::GLYPH_NAMES, tables::GLYPH_CHARS.len()),
+            (&tables::ZAPF_NAMES, tables::ZAPF_CHARS.len()),
+            (&tables::METRIC_GLYPHS, tables::METRICS[0].1.len()),
+        ] {
+            for i in 0..len {
+                let name = table.get(i);
+                assert!(!name.is_empty());
+                assert!(i == 0 || table.get(i - 1).as_bytes() < name.as_bytes());
+                assert_eq!(table.find(name.as_bytes()), Some(i));
+            }
+            assert_eq!(table.get(len), "");
+        }
+        assert_eq!(
+            tables::GLYPH_CHARS[tables::GLYPH_NAMES.find(b"AEacute").unwrap()],
+            'Ǽ'
+        );
+        assert_eq!(tables::WIN_ANSI.get(0x80), "Euro");
+        assert_eq!(tables::STANDARD.get(0x41), "A");
+        assert_eq!(tables::STANDARD.get(0x80), "");
+    }
 
     #[test]
     fn normalise_trims_collapses_and_replaces_controls() {
