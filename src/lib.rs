@@ -46,12 +46,17 @@ use crate::setup::{generate, hosts};
 pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
     // The matches are kept beside the parsed `Cli`: they say which arguments were given,
     // which the print-and-exit modes check.
-    let parsed = Cli::command()
-        .try_get_matches_from(&args)
-        .and_then(|matches| {
-            let cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
-            Ok((cli, matches))
-        });
+    // The commonest command line, one PATH alone, skips clap (see `Cli::plain`).
+    let parsed = match Cli::plain(&args) {
+        Some(cli) => Ok((cli, None)),
+        None => Cli::command()
+            .try_get_matches_from(&args)
+            .and_then(|matches| {
+                let cli =
+                    Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
+                Ok((cli, Some(matches)))
+            }),
+    };
     let (cli, matches) = match parsed {
         Ok(parsed) => parsed,
         Err(e) => {
@@ -82,7 +87,7 @@ pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
     };
     // A print-and-exit mode refuses what it would drop (SPEC §17).
     let unused = |mode: &str, what: &str, uses: &[&str]| {
-        let other = request::unused_beside(&matches, mode, uses)?;
+        let other = request::unused_beside(matches.as_ref()?, mode, uses)?;
         let error = Error::invalid_param(format!(
             "{what} and exits; {other} cannot be combined with it."
         ));
@@ -100,7 +105,7 @@ pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
         let written = io::stdout().lock().write_all(&generate::generate(what));
         return written.err().and_then(|err| write_failed(&err, None));
     }
-    if let Some(host) = &cli.mcp_config {
+    if let (Some(host), Some(matches)) = (&cli.mcp_config, &matches) {
         if let Some(refused) = unused(
             "mcp_config",
             "--mcp-config prints what adds agentread to a host, with the server settings given beside it (--root, --deny, --deny-secrets, --max-bytes, --max-tokens, --max-line-chars, --max-file-size, --encoding, --numbers),",
@@ -108,7 +113,7 @@ pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
         ) {
             return refused;
         }
-        return mcp_config(host, &cli, &matches);
+        return mcp_config(host, &cli, matches);
     }
     if cli.mcp {
         let format = cli::answer_format(cli.format, cli.call.is_some());
