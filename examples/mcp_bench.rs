@@ -1,6 +1,6 @@
 //! Reads per second through one `agentread --mcp` session, against one `agentread`
 //! process per read, on the same file: `cargo run --release --example mcp_bench --
-//! target/release/agentread FILE [READS] [SPAWNS]`.
+//! target/<host>/release/agentread FILE [READS] [SPAWNS]`.
 //!
 //! The session is driven as an agent drives it: one `tools/call` line, then its answer,
 //! then the next. The client does no more than write a line and read one, so that the

@@ -5,7 +5,7 @@
 //! resident memory stays under 1 GiB, and it still answers a ping at the end. Only
 //! stable Rust is needed (no cargo-fuzz):
 //!
-//! `cargo run --release --example mcp_fuzz -- target/release/agentread [SECONDS] [SEED]`
+//! `cargo run --release --example mcp_fuzz -- target/<host>/release/agentread [SECONDS] [SEED]`
 //!
 //! The messages are built from valid `tools/call` (heavy ones too: PDFs, a notebook, a
 //! large image, outlines of deep and large sources, directory maps, `paths`),

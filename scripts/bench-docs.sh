@@ -3,7 +3,7 @@
 # reach for instead: pdftotext, jq, and the image's own decode.
 #
 # Usage: scripts/bench-docs.sh [--bin PATH] [--runs N] [--pdfs "A.pdf B.pdf …"]
-#   --bin PATH   the agentread binary (default target/release/agentread, built if missing)
+#   --bin PATH   the agentread binary (default target/<host>/release/agentread, built if missing)
 #   --runs N     runs per command (default 15)
 #   --pdfs LIST  the PDFs to read (default: up to 6 PDFs of 20-400 pages found under
 #                /usr/share/doc, e.g. from texlive-doc or debian-reference)
@@ -20,7 +20,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
-BIN=target/release/agentread RUNS=15 PDFS=""
+RELEASE=${CARGO_TARGET_DIR:-target}/$(rustc -vV | sed -n 's/^host: //p')/release
+BIN=$RELEASE/agentread RUNS=15 PDFS=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --bin) BIN=$2; shift 2 ;;
@@ -78,7 +79,7 @@ PY
 done
 
 echo
-"$REPO/target/release/examples/gen_notebook" "$OUT/big.ipynb" 20 > /dev/null
+"$REPO/$RELEASE/examples/gen_notebook" "$OUT/big.ipynb" 20 > /dev/null
 size=$(stat -c %s "$OUT/big.ipynb")
 hyperfine -N --output=pipe --style none --warmup 2 --runs "$RUNS" --export-json "$OUT/nb.json" \
   "$BIN --root $OUT big.ipynb" "jq '.cells | length' $OUT/big.ipynb" > /dev/null
@@ -93,7 +94,7 @@ print(f"notebook {size/1e6:.1f} MB, first window: agentread {ours*1000:.1f}ms, j
 PY
 
 echo
-"$REPO/target/release/examples/gen_image" "$OUT/shot.png" 4000 3000 photo > /dev/null
+"$REPO/$RELEASE/examples/gen_image" "$OUT/shot.png" 4000 3000 photo > /dev/null
 python3 - "$BIN" "$OUT" "$RUNS" <<'PY'
 import json, statistics, subprocess, sys, time
 bin, root, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])

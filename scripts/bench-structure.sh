@@ -3,7 +3,7 @@
 # standard outline tool, on real trees nobody here wrote.
 #
 # Usage: scripts/bench-structure.sh [--bin PATH] [--runs N] [--files "A B …"] [--trees "D …"]
-#   --bin PATH    the agentread binary (default target/release/agentread, built if missing)
+#   --bin PATH    the agentread binary (default target/<host>/release/agentread, built if missing)
 #   --runs N      runs per command (default 10)
 #   --files LIST  source files to outline (default: the largest file of each language in
 #                 the default trees, npm's JavaScript, libstdc++'s C++ headers, and
@@ -19,7 +19,7 @@
 # ("all pages"), or its first page only. Needs hyperfine, ctags (universal-ctags), python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=target/release/agentread RUNS=10 FILES="" TREES=""
+BIN=${CARGO_TARGET_DIR:-target}/$(rustc -vV | sed -n 's/^host: //p')/release/agentread RUNS=10 FILES="" TREES=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --bin) BIN=$2; shift 2 ;;

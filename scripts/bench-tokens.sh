@@ -2,7 +2,7 @@
 # bench-tokens.sh — tokens as the unit (SPEC §18) on real files nobody here wrote.
 #
 # Usage: scripts/bench-tokens.sh [--bin PATH] [--before PATH] [--files N] [--pairs N] [--dirs "D …"]
-#   --bin PATH     the agentread binary (default target/release/agentread, built if missing)
+#   --bin PATH     the agentread binary (default target/<host>/release/agentread, built if missing)
 #   --before PATH  an agentread without tokens, for the start-up comparison (optional)
 #   --files N      files for the exact-count check (default 1000)
 #   --pairs N      random (file, max_tokens) pairs (default 10000)
@@ -25,7 +25,8 @@
 # Needs hyperfine and python3. Prints the CPU model with every table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=target/release/agentread BEFORE="" FILES=1000 PAIRS=10000 DIRS=""
+RELEASE=${CARGO_TARGET_DIR:-target}/$(rustc -vV | sed -n 's/^host: //p')/release
+BIN=$RELEASE/agentread BEFORE="" FILES=1000 PAIRS=10000 DIRS=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --bin) BIN=$2; shift 2 ;;
@@ -41,7 +42,7 @@ for tool in hyperfine python3; do
   command -v "$tool" > /dev/null || { echo "bench-tokens.sh: $tool is needed" >&2; exit 2; }
 done
 [[ -x $BIN ]] || cargo build --release --quiet
-COUNT=${CARGO_TARGET_DIR:-target}/release/examples/o200k_count
+COUNT=$RELEASE/examples/o200k_count
 [[ -x $COUNT ]] || cargo build --release --quiet --features examples --example o200k_count --example tokens_time
 BIN=$(realpath "$BIN") COUNT=$(realpath "$COUNT")
 if [[ -z $DIRS ]]; then
@@ -241,7 +242,7 @@ for r in json.load(open(sys.argv[1]))["results"]:
 PY
 echo
 echo "7. counting a default window in one process ($CPU)"
-TIME=${CARGO_TARGET_DIR:-target}/release/examples/tokens_time
+TIME=$RELEASE/examples/tokens_time
 [[ -x $TIME ]] || cargo build --release --quiet --features examples --example tokens_time
 python3 -c "print(''.join(f'{i:4d} | let value_{i} = compute(\"{i}\", &mut state)?;\n' for i in range(1, 1400)), end='')" > "$OUT/window.txt"
 "$TIME" "$OUT/window.txt"

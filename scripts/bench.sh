@@ -2,13 +2,13 @@
 # bench.sh — agentread against the Unix pipelines a user would write instead.
 #
 # Usage: scripts/bench.sh [--quick] [--rounds N] [--runs N] [--corpus DIR] [--bin PATH]
-#                         [--static] [--only a,b]
+#                         [--only a,b]
 #   --quick       one round, fewer runs (rough numbers in about a minute)
 #   --rounds N    rounds per scenario, command order reversed every other round (default 3)
 #   --runs N      runs per command and round for the big-file scenarios (default 15)
 #   --corpus DIR  where the corpus is made (default /tmp/agentread-bench-corpus; kept)
-#   --bin PATH    the agentread binary (default target/release/agentread, built if missing)
-#   --static      build and measure a statically linked binary instead (Linux/glibc)
+#   --bin PATH    the agentread binary (default target/<host>/release/agentread, built if
+#                 missing)
 #   --only LIST   scenarios to run: deep-big, tail-big, start-big, oneline, wide-csv,
 #                 crlf-deep, tiny, start-medium, mcp
 #
@@ -21,12 +21,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
 
-QUICK=0 ROUNDS=3 RUNS=15 CORPUS=/tmp/agentread-bench-corpus BIN=target/release/agentread ONLY="" STATIC=0
+QUICK=0 ROUNDS=3 RUNS=15 CORPUS=/tmp/agentread-bench-corpus BIN="" ONLY=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) QUICK=1; ROUNDS=1; RUNS=5; shift ;;
     --rounds) ROUNDS=$2; shift 2 ;;
-    --static) STATIC=1; shift ;;
     --runs) RUNS=$2; shift 2 ;;
     --corpus) CORPUS=$2; shift 2 ;;
     --bin) BIN=$2; shift 2 ;;
@@ -39,13 +38,9 @@ for tool in hyperfine python3 mawk; do
   command -v "$tool" > /dev/null || { echo "bench.sh: $tool is needed (apt-get install hyperfine python3 mawk time)" >&2; exit 2; }
 done
 [[ -x /usr/bin/time ]] || { echo "bench.sh: GNU time is needed at /usr/bin/time" >&2; exit 2; }
-if [[ $STATIC == 1 ]]; then
-  # crt-static cannot apply to proc-macros, so the target is named: flags then reach only
-  # the crates of the binary.
-  HOST=$(rustc -vV | sed -n 's/^host: //p')
-  RUSTFLAGS="-C target-feature=+crt-static" cargo build --release --quiet --target "$HOST" --target-dir target/static
-  BIN=target/static/$HOST/release/agentread
-fi
+# The build names the host as its target (.cargo/config.toml), so its outputs are here.
+RELEASE=${CARGO_TARGET_DIR:-target}/$(rustc -vV | sed -n 's/^host: //p')/release
+BIN=${BIN:-$RELEASE/agentread}
 [[ -x $BIN ]] || cargo build --release --quiet
 BIN=$(realpath "$BIN")
 
@@ -117,7 +112,7 @@ PY
 # The floor of the big-file scenarios: the file read on every core into page-aligned
 # buffers and its newlines counted, nothing else (examples/read_floor.rs).
 (cd "$REPO" && cargo build --release --quiet --features examples --example read_floor)
-FLOOR=$REPO/target/release/examples/read_floor
+FLOOR=$REPO/$RELEASE/examples/read_floor
 
 # ---------------------------------------------------------------- scenarios
 # name @ agentread arguments @ baseline label @ baseline command @ target ratio ("-": none,
@@ -194,7 +189,7 @@ if [[ -z $ONLY || ",$ONLY," == *",mcp,"* ]]; then
   # The client is compiled: it only writes a request and reads its answer, so that the
   # rate is the server's.
   (cd "$REPO" && cargo build --release --quiet --features examples --example mcp_bench)
-  "$REPO/target/release/examples/mcp_bench" "$BIN" "$CORPUS/small.rs" "$reads" "$spawns"
+  "$REPO/$RELEASE/examples/mcp_bench" "$BIN" "$CORPUS/small.rs" "$reads" "$spawns"
 fi
 echo
 echo "machine: cpu ${cpu:-unknown}, $(nproc) cores, $(uname -sr); $(hyperfine --version); raw results in $OUT"

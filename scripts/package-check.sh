@@ -36,7 +36,7 @@ fail() { printf 'package-check: FAILED: %s\n' "$*" >&2; exit 1; }
 
 step "release binary: cargo build --release --locked"
 cargo build --release --locked
-binary=$target_dir/release/agentread
+binary=$target_dir/$(rustc -vV | sed -n 's/^host: //p')/release/agentread
 [ -x "$binary" ] || fail "no binary at $binary"
 "$binary" --version
 

@@ -23,7 +23,7 @@ encrypted PDF, one it opens (the empty password: restrictions only, or only atta
 encrypted) must be read. The CPU model heads every table.
 
 Options:
-  --agentread PATH  the binary (default target/release/agentread)
+  --agentread PATH  the binary (default target/<host>/release/agentread)
   --jobs N          files read at once (default 1; timings are fairer with 1)
   --timeout S       per tool and file (default 60)
   --rss N           peak RSS measured on the N biggest files (default 10; 0: none)
@@ -253,9 +253,16 @@ def table(groups, baseline_groups, out):
         print(line, file=out)
 
 
+def release_binary():
+    """The release build's binary: the build names the host as its target (.cargo/config.toml)."""
+    version = subprocess.run(["rustc", "-vV"], capture_output=True, text=True).stdout
+    host = next(line.split(": ", 1)[1] for line in version.splitlines() if line.startswith("host: "))
+    return os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), host, "release", "agentread")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], usage=__doc__.split("\n")[2].strip())
-    parser.add_argument("--agentread", default="target/release/agentread")
+    parser.add_argument("--agentread")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=60)
     parser.add_argument("--rss", type=int, default=10)
@@ -265,7 +272,7 @@ def main():
     parser.add_argument("--baseline")
     parser.add_argument("paths", nargs="+")
     args = parser.parse_args()
-    args.agentread = os.path.abspath(args.agentread)
+    args.agentread = os.path.abspath(args.agentread or release_binary())
     cache = Cache(args.cache)
     files = list(find_pdfs(args.paths))
     started = time.perf_counter()

@@ -3,12 +3,12 @@
 # and a tail of long lines.
 #
 # Usage: scripts/peak-rss.sh [AGENTREAD_BIN] [WORKDIR]
-#   AGENTREAD_BIN  default: target/release/agentread (built if missing)
+#   AGENTREAD_BIN  default: target/<host>/release/agentread (built if missing)
 #   WORKDIR        where the two test files are made (default: /tmp/agentread-rss)
 # Needs GNU time at /usr/bin/time (Debian: apt-get install time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=${1:-target/release/agentread}
+BIN=${1:-${CARGO_TARGET_DIR:-target}/$(rustc -vV | sed -n 's/^host: //p')/release/agentread}
 WORK=${2:-/tmp/agentread-rss}
 [[ -x $BIN ]] || cargo build --release --quiet
 [[ -x /usr/bin/time ]] || { echo "peak-rss.sh: GNU time is needed at /usr/bin/time" >&2; exit 2; }

@@ -8,7 +8,7 @@ on a decorator or template line). Prints the agreement rate per language and the
 misses, grouped by ctags kind, with the source line, to explain the differences.
 
 usage: compare.py AGENTREAD LANG:ROOT:EXTS [...] [--per-language N] [--show N]
-  e.g. compare.py target/release/agentread rust:~/.cargo/registry/src:rs
+  e.g. compare.py target/x86_64-unknown-linux-gnu/release/agentread rust:~/.cargo/registry/src:rs
 """
 
 import collections

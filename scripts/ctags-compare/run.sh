@@ -10,7 +10,7 @@ cargo build --release >&2
 REG=$(echo "$HOME"/.cargo/registry/src/index.crates.io-*)
 PY=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
 C=${CORPUS:-/tmp/corpus}
-exec python3 scripts/ctags-compare/compare.py target/release/agentread --per-language "${PER_LANGUAGE:-150}" --show "${SHOW:-8}" \
+exec python3 scripts/ctags-compare/compare.py "${CARGO_TARGET_DIR:-target}/$(rustc -vV | sed -n 's/^host: //p')/release/agentread" --per-language "${PER_LANGUAGE:-150}" --show "${SHOW:-8}" \
   "rust:$REG:rs" \
   "python:$PY:py" \
   "javascript:$C/npm/node_modules:js,mjs,cjs" "javascript:$C/expressjs+express:js" \
