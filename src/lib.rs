@@ -46,7 +46,7 @@ use crate::setup::{generate, hosts};
 pub fn run(args: Vec<OsString>) -> Option<ErrorCode> {
     // The matches are kept beside the parsed `Cli`: they say which arguments were given,
     // which the print-and-exit modes check.
-    // The commonest command line, one PATH alone, skips clap (see `Cli::plain`).
+    // The commonest command lines skip clap (see `Cli::plain`).
     let parsed = match Cli::plain(&args) {
         Some(cli) => Ok((cli, None)),
         None => Cli::command()

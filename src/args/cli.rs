@@ -8,7 +8,7 @@ use std::ffi::OsString;
 
 use clap::{Parser, ValueEnum, ValueHint};
 
-use crate::args::params::CliParams;
+use crate::args::params::{CliParams, CliValue, PARAMS, Param, ParamType};
 use crate::read::numbers::NumberStyle;
 
 /// What `--generate` prints.
@@ -205,21 +205,66 @@ pub struct Cli {
 }
 
 impl Cli {
-    /// The command line of one PATH and nothing else (not `-`, no option), as clap would
-    /// parse it, without clap: building clap's command and parsing with it was a third of
-    /// the work of reading a small file. `None` for any other command line, which clap
-    /// parses. A test holds the two equal.
+    /// The commonest command lines, parsed as clap would parse them, without clap:
+    /// building clap's command and parsing with it was a third of the work of reading a
+    /// small file. Taken here: PATHs (not `-`), the per-call options of the parameter
+    /// table as `--long VALUE`, `-s VALUE` or a flag, each at most once, and `--format`.
+    /// `None` for anything else (`--long=VALUE`, `-n3`, `--`, a value that starts with
+    /// `-`, any other option, no PATH), which clap parses. A test holds the two equal.
     pub fn plain(args: &[OsString]) -> Option<Cli> {
-        let [_, path] = args else {
-            return None;
-        };
-        if path.is_empty() || path.as_encoded_bytes().starts_with(b"-") {
+        let mut paths = Vec::new();
+        let mut given: Vec<(&'static Param, CliValue)> = Vec::new();
+        let mut format = None;
+        let mut rest = args.get(1..)?.iter();
+        while let Some(arg) = rest.next() {
+            if !arg.as_encoded_bytes().starts_with(b"-") {
+                if arg.is_empty() {
+                    return None;
+                }
+                paths.push(arg.clone());
+                continue;
+            }
+            let arg = arg.to_str()?;
+            let mut value = || {
+                let value = rest.next()?.to_str()?;
+                let plain = !value.is_empty() && !value.starts_with('-');
+                plain.then(|| value.to_string())
+            };
+            if arg == "-f" || arg == "--format" {
+                let asked = match value()?.as_str() {
+                    "text" => Format::Text,
+                    "json" => Format::Json,
+                    "xml" => Format::Xml,
+                    _ => return None,
+                };
+                if format.replace(asked).is_some() {
+                    return None;
+                }
+                continue;
+            }
+            let named = |p: &&Param| match arg.strip_prefix("--") {
+                Some(long) => p.long == Some(long),
+                None => p.long.is_some() && arg.len() == 2 && arg[1..].chars().next() == p.short,
+            };
+            let param = PARAMS.iter().find(named)?;
+            if given.iter().any(|(p, _)| std::ptr::eq(*p, param)) {
+                return None;
+            }
+            let raw = match param.kind {
+                ParamType::Flag { .. } => CliValue::Flag,
+                _ => CliValue::Text(value()?),
+            };
+            given.push((param, raw));
+        }
+        if paths.is_empty() {
             return None;
         }
+        // clap's matches give them in the table's order.
+        given.sort_by_key(|(p, _)| PARAMS.iter().position(|q| std::ptr::eq(q, *p)));
         Some(Cli {
-            paths: vec![path.clone()],
-            tool: CliParams::default(),
-            format: None,
+            paths,
+            tool: CliParams { given },
+            format,
             numbers: NumberStyle::Pipe,
             root: None,
             max_line_chars: None,
@@ -463,44 +508,91 @@ mod tests {
     }
 
     #[test]
-    fn one_path_alone_is_what_clap_makes_of_it() {
+    fn the_plain_command_lines_are_what_clap_makes_of_them() {
         use clap::{CommandFactory, FromArgMatches};
         use std::os::unix::ffi::OsStringExt;
-        let paths = [
-            OsString::from("a"),
-            OsString::from("src/lib.rs"),
-            OsString::from("a b"),
-            OsString::from("src/lib.rs#Window.render"),
-            OsString::from("h.md#Parent/@vue/reactivity"),
-            OsString::from("x.rs:10-20"),
-            OsString::from("ü.txt"),
-            OsString::from("1"),
-            OsString::from(" -a"),
-            OsString::from_vec(vec![b'a', 0xff, b'b']),
-        ];
-        for path in paths {
-            let args = vec![OsString::from("agentread"), path.clone()];
-            let matches = Cli::command().try_get_matches_from(&args).unwrap();
-            let clap = Cli::from_arg_matches(&matches).unwrap();
-            let plain = Cli::plain(&args).unwrap_or_else(|| panic!("{path:?}"));
-            assert_eq!(format!("{plain:?}"), format!("{clap:?}"), "{path:?}");
+        let args = |list: &[&str]| -> Vec<OsString> {
+            std::iter::once("agentread")
+                .chain(list.iter().copied())
+                .map(OsString::from)
+                .collect()
+        };
+        let mut lines: Vec<Vec<OsString>> = Vec::new();
+        for path in [
+            "a",
+            "src/lib.rs",
+            "a b",
+            "src/lib.rs#Window.render",
+            "h.md#Parent/@vue/reactivity",
+            "x.rs:10-20",
+            "ü.txt",
+            "1",
+            " -a",
+        ] {
+            lines.push(args(&[path]));
         }
-        // Anything else is clap's: options, `-`, `--`, an empty PATH, several PATHs.
-        for args in [
+        lines.push(vec![
+            OsString::from("agentread"),
+            OsString::from_vec(vec![b'a', 0xff, b'b']),
+        ]);
+        // Every per-call option of the table, after the PATH and before it.
+        for param in PARAMS.iter() {
+            let Some(long) = param.long else { continue };
+            let flag = format!("--{long}");
+            let short = param.short.map(|c| format!("-{c}"));
+            let mut spellings = vec![flag.as_str()];
+            spellings.extend(short.as_deref());
+            for spelling in spellings {
+                let with: Vec<&str> = match param.kind {
+                    ParamType::Flag { .. } => vec![spelling],
+                    _ => vec![spelling, "7"],
+                };
+                lines.push(args(&[&["a.rs"], &with[..]].concat()));
+                lines.push(args(&[&with[..], &["a.rs"]].concat()));
+            }
+        }
+        for list in [
+            &["a.rs", "-s", "5", "-n", "10"][..],
+            &["a.rs", "-n", "10", "-s", "5"],
+            &["a.rs", "--limit", "x", "--outline", "--format", "json"],
+            &["-f", "xml", "a.rs", "--max-tokens", "300", "--signatures"],
+            &["-f", "text", "a.rs"],
+            &["a.rs", "b.rs"],
+            &["a.rs", "-n", "3", "b.rs"],
+            &["a.rs", "--fit", "--max-tokens", "2000"],
+        ] {
+            lines.push(args(list));
+        }
+        for line in &lines {
+            let matches = Cli::command().try_get_matches_from(line).unwrap();
+            let clap = Cli::from_arg_matches(&matches).unwrap();
+            let plain = Cli::plain(line).unwrap_or_else(|| panic!("{line:?}"));
+            assert_eq!(format!("{plain:?}"), format!("{clap:?}"), "{line:?}");
+        }
+        // Anything else is clap's.
+        for list in [
             &["-"][..],
             &["--"],
             &["-n3"],
-            &["--all"],
+            &["--limit=3", "a"],
+            &["a", "-n"],
+            &["a", "-n", "-3"],
+            &["a", "-n", ""],
+            &["a", "-n", "3", "-n", "4"],
+            &["a", "--outline", "--outline"],
+            &["a", "--format", "yaml"],
+            &["a", "-f", "json", "-f", "xml"],
+            &["a", "--numbers", "tab"],
+            &["a", "--bogus"],
+            &["a", "-h"],
+            &["--version"],
+            &["--mcp"],
+            &["--call", "{}"],
+            &["-n", "3"],
             &[""],
-            &["a", "b"],
-            &["a", "-n", "3"],
             &[],
         ] {
-            let args: Vec<OsString> = std::iter::once("agentread")
-                .chain(args.iter().copied())
-                .map(OsString::from)
-                .collect();
-            assert!(Cli::plain(&args).is_none(), "{args:?}");
+            assert!(Cli::plain(&args(list)).is_none(), "{list:?}");
         }
     }
 }
