@@ -69,6 +69,8 @@ pub struct OutlineRead {
     pub start_line: u64,
     /// What `--fit` chose (`data.view`): `outline`.
     pub view: Option<&'static str>,
+    /// The exact token count of `content`, when the token budget already counted it.
+    pub tokens: Option<u64>,
     /// Some bytes of the file are not valid in its encoding: its outline was made
     /// from their replacement, as a window would show them.
     pub replaced: Option<Replacement>,

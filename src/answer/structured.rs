@@ -739,19 +739,22 @@ fn outline_page(
             ..info(symbol)
         });
     }
+    // A token budget counts the page once: the count of what it keeps is the answer's.
+    let mut page_tokens = None;
     if let Some(max) = max_tokens
-        && !tokens::within(&content, max)
+        && content.len() as u64 > max
     {
-        let ends: Vec<usize> = content
-            .iter()
-            .enumerate()
-            .filter(|&(_, &b)| b == b'\n')
-            .map(|(at, _)| at + 1)
+        let ends: Vec<usize> = memchr::memchr_iter(b'\n', &content)
+            .map(|at| at + 1)
             .collect();
-        let keep = tokens::lines_within(&content, &ends, max).max(1);
-        content.truncate(ends[keep - 1]);
-        shown.truncate(keep);
-        truncated_by = Some(TruncatedBy::Tokens);
+        let (keep, tokens) = tokens::lines_within_counted(&content, &ends, max);
+        if keep < ends.len() {
+            let keep = keep.max(1);
+            content.truncate(ends[keep - 1]);
+            shown.truncate(keep);
+            truncated_by = Some(TruncatedBy::Tokens);
+        }
+        page_tokens = tokens;
     }
     let following = chosen.get(shown.len());
     let next = following.map(|s| s.start_line);
@@ -783,6 +786,7 @@ fn outline_page(
         truncated_by,
         start_line: from,
         view: None,
+        tokens: page_tokens,
         replaced: None,
     });
     Ok((outline, as_wide))

@@ -290,8 +290,12 @@ impl<'a> Envelope<'a> {
                 )
             }
         };
+        let counted = match success {
+            Success::Outline(outline) => outline.tokens,
+            _ => None,
+        };
         if let Some(content) = content_of(success) {
-            stats.tokens = Some(crate::read::tokens::count(content));
+            stats.tokens = Some(counted.unwrap_or_else(|| crate::read::tokens::count(content)));
         }
         let mut text = format!("{summary}\n(Took {}ms)", answer.time_ms);
         for hint in hints::footer(success, context.max_bytes, Wording::Tool) {

@@ -43,6 +43,11 @@ fn stats_tokens_is_the_exact_count_of_the_content_shown() {
         vec!["a.rs", "--numbers", "compact"],
         vec!["a.rs", "--numbers", "none"],
         vec!["a.rs", "--outline"],
+        // An outline the token budget cut, and one it counted whole: the budget's own
+        // count is the one reported.
+        vec!["a.rs", "--outline", "--max-tokens", "60"],
+        vec!["a.rs", "--outline", "--max-tokens", "1000000"],
+        vec!["a.rs", "--fit", "--max-tokens", "60"],
         vec!["a.rs", "--signatures"],
         vec!["d"],
     ] {

@@ -113,6 +113,12 @@ fn fewest(text: &[u8]) -> u64 {
 /// How many of `text`'s first lines, ending at `ends`, fit `max` tokens together: the
 /// lines before the first whose end takes the prefix past `max`.
 pub fn lines_within(text: &[u8], ends: &[usize], max: u64) -> usize {
+    lines_within_counted(text, ends, max).0
+}
+
+/// [`lines_within`], with the exact token count of the lines kept when at least one is
+/// (the count the answer reports, found on the way: it need not be counted again).
+pub fn lines_within_counted(text: &[u8], ends: &[usize], max: u64) -> (usize, Option<u64>) {
     let Ok(whole) = std::str::from_utf8(text) else {
         // Not UTF-8: its offsets would not be the pieces' (U+FFFD is counted): every
         // prefix counted.
@@ -144,7 +150,7 @@ pub fn lines_within(text: &[u8], ends: &[usize], max: u64) -> usize {
         .count();
     // The whole text, all of whose pieces were counted: its count is their sum.
     if reach.is_none() && keep == ends.len() && ends.last() == Some(&whole.len()) {
-        return keep;
+        return (keep, Some(before));
     }
     verified(text, ends, keep, max)
 }
@@ -152,11 +158,15 @@ pub fn lines_within(text: &[u8], ends: &[usize], max: u64) -> usize {
 /// `keep` lines, fewer while their text passes `max`: the counts are exact; the kept
 /// text is counted once more all the same, so that no answer passes its budget whatever
 /// the encoder's pieces do.
-fn verified(text: &[u8], ends: &[usize], mut keep: usize, max: u64) -> usize {
-    while keep > 0 && count(&text[..ends[keep - 1]]) > max {
+fn verified(text: &[u8], ends: &[usize], mut keep: usize, max: u64) -> (usize, Option<u64>) {
+    while keep > 0 {
+        let tokens = count(&text[..ends[keep - 1]]);
+        if tokens <= max {
+            return (keep, Some(tokens));
+        }
         keep -= 1;
     }
-    keep
+    (0, None)
 }
 
 /// The byte offset after the first `chars` characters of `text` (its length when it
@@ -313,11 +323,13 @@ mod tests {
                 .iter()
                 .take_while(|&&end| count(&text.as_bytes()[..end]) <= max)
                 .count();
-            assert_eq!(
-                lines_within(text.as_bytes(), &ends, max),
-                naive,
-                "max {max}"
-            );
+            let (keep, tokens) = lines_within_counted(text.as_bytes(), &ends, max);
+            assert_eq!(keep, naive, "max {max}");
+            // The count given is the kept lines' own.
+            let kept = naive
+                .checked_sub(1)
+                .map(|last| count(&text.as_bytes()[..ends[last]]));
+            assert_eq!(tokens, kept, "max {max}");
         }
     }
 
