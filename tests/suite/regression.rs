@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::common::Server;
+use crate::common::{Server, Workspace};
 
 /// Wall-clock guard for the tests of slow paths: far above what they take.
 const HANG_GUARD: Duration = Duration::from_secs(5);
@@ -375,7 +375,7 @@ fn a_path_over_4096_bytes_is_invalid_param_before_any_lookup() {
 /// them, and a near miss among them is still found.
 #[test]
 fn did_you_mean_among_twenty_thousand_long_names_is_quick() {
-    let ws = Workspace::new();
+    let ws = Workspace::in_memory();
     let dir = ws.mkdir("many");
     let stem = "n".repeat(200);
     for i in 0..20_000 {
@@ -404,7 +404,7 @@ fn did_you_mean_among_twenty_thousand_long_names_is_quick() {
 /// the path again from the root at every step.
 #[test]
 fn did_you_mean_for_a_path_two_thousand_directories_deep_is_quick() {
-    let ws = Workspace::new();
+    let ws = Workspace::in_memory();
     let deep = "d/".repeat(2000);
     std::fs::create_dir_all(ws.path().join(&deep)).unwrap();
     std::fs::write(ws.path().join(&deep).join("file.txt"), "x\n").unwrap();
@@ -484,7 +484,7 @@ fn peak_rss_kib(pid: u32) -> u64 {
 
 #[test]
 fn a_line_longer_than_the_byte_budget_is_cut_at_it_and_never_held_whole() {
-    let ws = Workspace::new();
+    let ws = Workspace::in_memory();
     let path = ws.path().join("one-line.txt");
     let mut file = std::fs::File::create(&path).unwrap();
     let chunk = "é".repeat(1 << 19); // 1 MiB of two-byte characters
@@ -554,7 +554,7 @@ fn a_line_longer_than_the_byte_budget_is_cut_at_it_and_never_held_whole() {
 /// ends the run quietly.
 #[test]
 fn all_streams_a_64_mib_line_and_200_000_lines_in_flat_memory() {
-    let ws = Workspace::new();
+    let ws = Workspace::in_memory();
     let path = ws.path().join("big.txt");
     let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
     let chunk = "é".repeat(1 << 19); // 1 MiB of two-byte characters
@@ -930,39 +930,6 @@ fn a_link_swapped_for_a_file_while_it_is_read_never_fails_with_invalid_argument(
 
 // ---------------------------------------------------------------------------------------
 // Helpers
-
-/// A temporary workspace root with files in it.
-struct Workspace {
-    dir: tempfile::TempDir,
-}
-
-impl Workspace {
-    fn new() -> Workspace {
-        Workspace {
-            dir: tempfile::tempdir().expect("temp dir"),
-        }
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    /// Writes `bytes` to `name` (parent directories created).
-    fn file(&self, name: &str, bytes: impl AsRef<[u8]>) -> std::path::PathBuf {
-        let path = self.dir.path().join(name);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).unwrap();
-        }
-        std::fs::write(&path, bytes).unwrap();
-        path
-    }
-
-    fn mkdir(&self, name: &str) -> std::path::PathBuf {
-        let path = self.dir.path().join(name);
-        std::fs::create_dir_all(&path).unwrap();
-        path
-    }
-}
 
 fn stdout(out: &std::process::Output) -> String {
     String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
