@@ -104,6 +104,15 @@ pub fn json_lines(out: &Output) -> Vec<Value> {
         .collect()
 }
 
+/// `bytes` followed by zeros up to `len` bytes. The zeros come from the allocator at
+/// once: `Vec::resize` writes them a byte at a time in the unoptimised test build
+/// (a quarter of a second for 64 MiB).
+pub fn padded(bytes: &[u8], len: usize) -> Vec<u8> {
+    let mut out = vec![0u8; len];
+    out[..bytes.len()].copy_from_slice(bytes);
+    out
+}
+
 /// Numbered lines `from..=to` as the default style renders them.
 pub fn numbered(from: u64, to: u64, text: impl Fn(u64) -> String) -> String {
     (from..=to)

@@ -525,9 +525,8 @@ async fn images_are_answered_as_image_blocks_with_their_dimensions() {
         assert_eq!(common::code(&out), 7, "{path}");
     }
     // Over 64 MiB, or over 100 megapixels by its header: refused before decoding.
-    let mut huge = std::fs::read(ws.path().join("pics/logo.png")).unwrap();
-    huge.resize((64 << 20) + 1, 0);
-    ws.file("pics/huge.png", &huge);
+    let logo = std::fs::read(ws.path().join("pics/logo.png")).unwrap();
+    ws.file("pics/huge.png", common::padded(&logo, (64 << 20) + 1));
     let mut vast = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
     vast.extend(20_000u32.to_be_bytes());
     vast.extend(10_000u32.to_be_bytes());
@@ -651,8 +650,7 @@ fn the_images_of_one_call_carry_at_most_20_mib() {
     png.extend(1200u32.to_be_bytes());
     png.extend(1000u32.to_be_bytes());
     png.extend(b"\x08\x06\0\0\0\0\0\0\0\0\0\0\0IEND\xaeB`\x82");
-    png.resize(4_500_000, 0);
-    ws.file("big.png", &png);
+    ws.file("big.png", common::padded(&png, 4_500_000));
     // A raw client: the answer is a line of 24 MB.
     let mut raw = Server::start(ws.path(), &[], json!({}));
     raw.read_call(
