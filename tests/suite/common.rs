@@ -19,19 +19,16 @@ impl Workspace {
         }
     }
 
-    /// A workspace in memory (`/dev/shm`) when the machine has one, else as [`new`], for
+    /// A workspace in memory (`/dev/shm`) when one can be made there, else as [`new`], for
     /// large inputs: what is written there never goes to the disk, and the holes of a
     /// sparse file are read as zeros at once, while on disk each read first fills the page
     /// cache with them (a second of system time a GiB).
     ///
     /// [`new`]: Workspace::new
     pub fn in_memory() -> Workspace {
-        let shm = Path::new("/dev/shm");
-        match shm.is_dir() {
-            true => Workspace {
-                dir: tempfile::tempdir_in(shm).expect("temp dir"),
-            },
-            false => Workspace::new(),
+        match tempfile::tempdir_in("/dev/shm") {
+            Ok(dir) => Workspace { dir },
+            Err(_) => Workspace::new(),
         }
     }
 
