@@ -123,11 +123,9 @@ pub fn fault_binary() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_agentread"))
 }
 
-/// Swaps the symlink `link` between the targets `a` and `b` (atomically, by exchanging
-/// it with a second link to the other target) on another thread while `read` runs `runs`
-/// times; returns how many times the link was swapped. The swapper waits 5 µs between
-/// swaps instead of spinning: some 30,000 swaps a second, as many as a spinning swapper
-/// that made a fresh link each time managed, without holding a core the reads then lack.
+/// Swaps the symlink `link` between the targets `a` and `b` (atomically, by renaming a
+/// fresh link over it) on another thread while `read` runs `runs` times; returns how
+/// many times the link was swapped.
 pub fn while_swapping_link(
     link: &Path,
     a: &Path,
@@ -137,29 +135,23 @@ pub fn while_swapping_link(
 ) -> u64 {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
-    let other = link.with_extension("swap");
-    let _ = std::fs::remove_file(link);
-    std::os::unix::fs::symlink(a, link).unwrap();
-    std::os::unix::fs::symlink(b, &other).unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let swapper = {
-        let (link, stop) = (link.to_path_buf(), stop.clone());
+        let (link, a, b, stop) = (
+            link.to_path_buf(),
+            a.to_path_buf(),
+            b.to_path_buf(),
+            stop.clone(),
+        );
         std::thread::spawn(move || {
-            // Sleeps as short as asked (the default slack stretches them to 50 µs or more).
-            // SAFETY: PR_SET_TIMERSLACK only sets this thread's timer slack.
-            unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1) };
+            let fresh = link.with_extension("swap");
             let mut flips = 0u64;
             while !stop.load(Ordering::Relaxed) {
-                rustix::fs::renameat_with(
-                    rustix::fs::CWD,
-                    &other,
-                    rustix::fs::CWD,
-                    &link,
-                    rustix::fs::RenameFlags::EXCHANGE,
-                )
-                .unwrap();
+                let target = if flips.is_multiple_of(2) { &a } else { &b };
+                let _ = std::fs::remove_file(&fresh);
+                std::os::unix::fs::symlink(target, &fresh).unwrap();
+                std::fs::rename(&fresh, &link).unwrap();
                 flips += 1;
-                std::thread::sleep(std::time::Duration::from_micros(5));
             }
             flips
         })
