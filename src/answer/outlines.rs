@@ -4,7 +4,10 @@
 //! `$XDG_CACHE_HOME/agentread/` (else `~/.cache/agentread/`; created 0700; at most
 //! 256 MiB, oldest dropped first; written atomically; an unreadable or foreign entry is
 //! ignored and replaced). A cached outline is the same answer as a fresh one: only
-//! outlines that parsed are kept, and their symbols are written whole.
+//! outlines that parsed are written, and their symbols are written whole. The server's
+//! memory also keeps a parse that gave up, under its budget: the budget is CPU time, so
+//! the same bytes give up again within it, and the next call answers so at once instead
+//! of parsing for the whole budget again.
 
 use std::collections::HashMap;
 use std::fs;
@@ -39,14 +42,7 @@ pub fn outline(
     }
     let key = key(language, bytes);
     match request.mode {
-        Mode::Mcp => {
-            if let Some(symbols) = memory().get(&key) {
-                return Ok(symbols);
-            }
-            let symbols = Arc::new(structure::outline(language, bytes, budget)?);
-            memory().put(key, Arc::clone(&symbols));
-            Ok(symbols)
-        }
+        Mode::Mcp => remembered(key, budget, || structure::outline(language, bytes, budget)),
         Mode::CommandLine { .. } | Mode::Call => {
             let Some(dir) = directory() else {
                 return structure::outline(language, bytes, budget).map(Arc::new);
@@ -74,7 +70,10 @@ pub fn outline_unkept(
     if request.settings.cache {
         let key = key(language, bytes);
         let kept = match request.mode {
-            Mode::Mcp => memory().get(&key),
+            Mode::Mcp => match kept(&key, budget) {
+                Some(Err(gave_up)) => return Err(gave_up),
+                kept => kept.and_then(Result::ok),
+            },
             Mode::CommandLine { .. } | Mode::Call => {
                 directory().and_then(|dir| read_entry(&dir.join(&key), &key).map(Arc::new))
             }
@@ -84,6 +83,43 @@ pub fn outline_unkept(
         }
     }
     structure::outline(language, bytes, budget).map(Arc::new)
+}
+
+/// What the server's memory holds for `key`: its outline, or how a parse within `budget`
+/// gave up.
+fn kept(key: &str, budget: Duration) -> Option<Kept> {
+    if let Some(symbols) = memory().get(key) {
+        return Some(symbols);
+    }
+    memory().get(&gave_up_key(key, budget))
+}
+
+/// The outline the server's memory holds for `key`, else `parse`'s, kept either way: an
+/// outline for every budget, a parse that gave up for its own budget only.
+fn remembered(
+    key: String,
+    budget: Duration,
+    parse: impl FnOnce() -> Result<Vec<Symbol>, OutlineError>,
+) -> Kept {
+    if let Some(kept) = kept(&key, budget) {
+        return kept;
+    }
+    match parse() {
+        Ok(symbols) => {
+            let symbols = Arc::new(symbols);
+            memory().put(key, Ok(Arc::clone(&symbols)));
+            Ok(symbols)
+        }
+        Err(why) => {
+            memory().put(gave_up_key(&key, budget), Err(why));
+            Err(why)
+        }
+    }
+}
+
+/// The key under which a parse of `key`'s bytes within `budget` that gave up is kept.
+fn gave_up_key(key: &str, budget: Duration) -> String {
+    format!("{key} {}", budget.as_nanos())
 }
 
 /// The entry's name: the BLAKE3 of this build, the language and the file's bytes.
@@ -111,10 +147,13 @@ pub(super) fn build() -> &'static str {
     })
 }
 
+/// What the memory cache keeps of one parse: its outline, or why it gave up.
+type Kept = Result<Arc<Vec<Symbol>>, OutlineError>;
+
 /// The memory cache: entries by key, each with its weight and when it was last used.
 #[derive(Default)]
 struct Memory {
-    entries: HashMap<String, (Arc<Vec<Symbol>>, u64, u64)>,
+    entries: HashMap<String, (Kept, u64, u64)>,
     bytes: u64,
     clock: u64,
 }
@@ -128,22 +167,25 @@ fn memory() -> std::sync::MutexGuard<'static, Memory> {
 }
 
 impl Memory {
-    fn get(&mut self, key: &str) -> Option<Arc<Vec<Symbol>>> {
+    fn get(&mut self, key: &str) -> Option<Kept> {
         self.clock += 1;
         let clock = self.clock;
         let entry = self.entries.get_mut(key)?;
         entry.2 = clock;
-        Some(Arc::clone(&entry.0))
+        Some(entry.0.clone())
     }
 
-    fn put(&mut self, key: String, symbols: Arc<Vec<Symbol>>) {
-        let weight = weight(&symbols);
+    fn put(&mut self, key: String, kept: Kept) {
+        let weight = match &kept {
+            Ok(symbols) => weight(symbols),
+            Err(_) => key.len() as u64 + 64,
+        };
         if weight > MEMORY_BYTES {
             return;
         }
         self.clock += 1;
         self.bytes += weight;
-        if let Some((_, old, _)) = self.entries.insert(key, (symbols, weight, self.clock)) {
+        if let Some((_, old, _)) = self.entries.insert(key, (kept, weight, self.clock)) {
             self.bytes -= old;
         }
         while self.bytes > MEMORY_BYTES {
@@ -359,4 +401,36 @@ fn size_of_dir(dir: &Path) -> u64 {
                 .sum()
         })
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+
+    /// A parse that gave up is answered from memory the next time, within the same budget
+    /// only; an outline, once parsed, for any budget.
+    #[test]
+    fn a_parse_that_gave_up_is_not_tried_again_within_its_budget() {
+        let key = key(Language::Rust, b"fn a_parse_that_gave_up() {}\n");
+        let budget = Duration::from_secs(2);
+        let parses = Cell::new(0);
+        let parse = |result: Result<Vec<Symbol>, OutlineError>| {
+            parses.set(parses.get() + 1);
+            result
+        };
+        let first = remembered(key.clone(), budget, || parse(Err(OutlineError::Timeout)));
+        assert_eq!(first.err(), Some(OutlineError::Timeout));
+        let again = remembered(key.clone(), budget, || parse(Ok(Vec::new())));
+        assert_eq!(again.err(), Some(OutlineError::Timeout));
+        assert_eq!(parses.get(), 1, "the second call parsed again");
+        // Another budget is another parse; what it parsed is then kept for every budget.
+        let longer = remembered(key.clone(), budget * 2, || parse(Ok(Vec::new())));
+        assert!(longer.is_ok_and(|symbols| symbols.is_empty()));
+        assert_eq!(parses.get(), 2);
+        let kept = remembered(key, budget, || parse(Err(OutlineError::Unparsable)));
+        assert!(kept.is_ok());
+        assert_eq!(parses.get(), 2);
+    }
 }

@@ -100,8 +100,7 @@ fn object_stream_pdf(body: &[u8]) -> Vec<u8> {
 #[test]
 fn a_pdf_read_is_bounded_whatever_the_files_shape() {
     let ws = Workspace::new();
-    let arrays = format!("[{}] TJ", "[]".repeat(15_000_000));
-    ws.file("arrays.pdf", page_pdf(arrays.as_bytes()));
+    ws.file("arrays.pdf", arrays_pdf());
     let numbers = format!("{}Tj", "0 ".repeat(16_000_000));
     ws.file("numbers.pdf", page_pdf(numbers.as_bytes()));
     let tj = format!("BT /F1 12 Tf [{}] TJ ET", "(a) 1 ".repeat(5_000_000));
@@ -150,16 +149,26 @@ fn a_pdf_read_is_bounded_whatever_the_files_shape() {
 }
 
 /// A PDF of 40 pages that each inflate and walk the same 24 MB of `q Q`: within every
-/// bound, and several seconds of work.
-fn slow_pdf() -> Vec<u8> {
-    let data = deflated("q Q\n".repeat(6_000_000).as_bytes());
-    pages_pdf(
-        &[(
-            format!("<< /Length {} /Filter /FlateDecode >>", data.len()),
-            Some(data),
-        )],
-        40,
-    )
+/// bound, and several seconds of work. Made once for the tests that read it.
+fn slow_pdf() -> &'static [u8] {
+    static PDF: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    PDF.get_or_init(|| {
+        let data = deflated("q Q\n".repeat(6_000_000).as_bytes());
+        pages_pdf(
+            &[(
+                format!("<< /Length {} /Filter /FlateDecode >>", data.len()),
+                Some(data),
+            )],
+            40,
+        )
+    })
+}
+
+/// A page of one `TJ` of 15 million empty arrays, past the memory a PDF read may take.
+/// Made once for the tests that read it.
+fn arrays_pdf() -> &'static [u8] {
+    static PDF: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    PDF.get_or_init(|| page_pdf(format!("[{}] TJ", "[]".repeat(15_000_000)).as_bytes()))
 }
 
 /// CPU time the process has used, in clock ticks (1/100 s).
@@ -184,7 +193,12 @@ fn a_cancelled_call_stops_its_work_and_is_not_answered() {
     let mut server = Server::start(ws.path(), &["--root", "."], json!({}));
     let pid = server.child.id();
     server.read_call(1, json!({"path": "slow.pdf"}));
-    std::thread::sleep(Duration::from_millis(500));
+    // The call is under way once the server's CPU time moves (a tick is 10 ms).
+    let idle = cpu_ticks(pid);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while cpu_ticks(pid) == idle && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
     let busy = cpu_ticks(pid);
     std::thread::sleep(Duration::from_millis(500));
     assert!(cpu_ticks(pid) > busy + 10, "the call was not working");
@@ -212,8 +226,7 @@ fn a_cancelled_call_stops_its_work_and_is_not_answered() {
 fn a_ping_is_answered_whatever_is_in_flight() {
     let ws = Workspace::new();
     ws.file("slow.pdf", slow_pdf());
-    let arrays = format!("[{}] TJ", "[]".repeat(15_000_000));
-    ws.file("arrays.pdf", page_pdf(arrays.as_bytes()));
+    ws.file("arrays.pdf", arrays_pdf());
     let mut server = Server::start(ws.path(), &["--root", "."], json!({}));
     for id in 1..=64u64 {
         let name = if id % 2 == 0 {

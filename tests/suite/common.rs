@@ -19,6 +19,19 @@ impl Workspace {
         }
     }
 
+    /// A workspace in memory (`/dev/shm`) when one can be made there, else as [`new`], for
+    /// large inputs: what is written there never goes to the disk, and the holes of a
+    /// sparse file are read as zeros at once, while on disk each read first fills the page
+    /// cache with them (a second of system time a GiB).
+    ///
+    /// [`new`]: Workspace::new
+    pub fn in_memory() -> Workspace {
+        match tempfile::tempdir_in("/dev/shm") {
+            Ok(dir) => Workspace { dir },
+            Err(_) => Workspace::new(),
+        }
+    }
+
     pub fn path(&self) -> &Path {
         self.dir.path()
     }
@@ -86,6 +99,15 @@ pub fn json_lines(out: &Output) -> Vec<Value> {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON {e}: {l}")))
         .collect()
+}
+
+/// `bytes` followed by zeros up to `len` bytes. The zeros come from the allocator at
+/// once: `Vec::resize` writes them a byte at a time in the unoptimised test build
+/// (a quarter of a second for 64 MiB).
+pub fn padded(bytes: &[u8], len: usize) -> Vec<u8> {
+    let mut out = vec![0u8; len];
+    out[..bytes.len()].copy_from_slice(bytes);
+    out
 }
 
 /// Numbered lines `from..=to` as the default style renders them.

@@ -139,7 +139,11 @@ fn command_line(ws: &Workspace, args: &Value, settings: &[&str]) -> (String, Val
 }
 
 fn workspace() -> Workspace {
-    let ws = Workspace::new();
+    filled(Workspace::new())
+}
+
+/// `ws` with the files [`workspace`] holds.
+fn filled(ws: Workspace) -> Workspace {
     let lines: String = (1..=700).map(|n| format!("line {n}\n")).collect();
     ws.file("src/app.rs", lines);
     ws.file("src/lib.rs", "pub fn a() {}\n");
@@ -521,9 +525,8 @@ async fn images_are_answered_as_image_blocks_with_their_dimensions() {
         assert_eq!(common::code(&out), 7, "{path}");
     }
     // Over 64 MiB, or over 100 megapixels by its header: refused before decoding.
-    let mut huge = std::fs::read(ws.path().join("pics/logo.png")).unwrap();
-    huge.resize((64 << 20) + 1, 0);
-    ws.file("pics/huge.png", &huge);
+    let logo = std::fs::read(ws.path().join("pics/logo.png")).unwrap();
+    ws.file("pics/huge.png", common::padded(&logo, (64 << 20) + 1));
     let mut vast = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
     vast.extend(20_000u32.to_be_bytes());
     vast.extend(10_000u32.to_be_bytes());
@@ -580,9 +583,16 @@ async fn a_damaged_image_is_binary_with_its_reason() {
 #[tokio::test]
 async fn a_large_image_is_scaled_to_1568_pixels_on_its_longer_side() {
     let ws = workspace();
-    let image = image::RgbImage::from_fn(2000, 1000, |x, y| {
-        image::Rgb([(x % 256) as u8, (y % 256) as u8, ((x + y) % 256) as u8])
-    });
+    // Just past the longer side images are scaled to, and wide: scaling and encoding cost
+    // by the pixel.
+    let (width, height) = (1600u32, 400u32);
+    let mut pixels = Vec::with_capacity((width * height * 3) as usize);
+    for y in 0..height {
+        for x in 0..width {
+            pixels.extend_from_slice(&[x as u8, y as u8, (x + y) as u8]);
+        }
+    }
+    let image = image::RgbImage::from_raw(width, height, pixels).unwrap();
     image.save(ws.path().join("wide.png")).unwrap();
     let size = std::fs::metadata(ws.path().join("wide.png")).unwrap().len();
     let client = plain_client(&ws, &[]).await;
@@ -590,7 +600,7 @@ async fn a_large_image_is_scaled_to_1568_pixels_on_its_longer_side() {
     assert_eq!(r.is_error, Some(false));
     assert_eq!(
         text_of(&r, 0),
-        format!("Image 'wide.png': PNG, 2000x1000, scaled to 1568x784, {size} bytes.")
+        format!("Image 'wide.png': PNG, 1600x400, scaled to 1568x392, {size} bytes.")
     );
     let Some(sent) = r.content[1].as_image() else {
         panic!("content[1] is not an image");
@@ -606,11 +616,11 @@ async fn a_large_image_is_scaled_to_1568_pixels_on_its_longer_side() {
         .decode(&sent.data)
         .unwrap();
     let decoded = image::load_from_memory(&bytes).unwrap();
-    assert_eq!((decoded.width(), decoded.height()), (1568, 784));
+    assert_eq!((decoded.width(), decoded.height()), (1568, 392));
     let v = r.structured_content.unwrap();
-    assert_eq!(v["data"]["width"], 2000);
+    assert_eq!(v["data"]["width"], 1600);
     assert_eq!(v["data"]["sent_width"], 1568);
-    assert_eq!(v["data"]["sent_height"], 784);
+    assert_eq!(v["data"]["sent_height"], 392);
     // A JPEG source is sent as JPEG.
     image.save(ws.path().join("wide.jpg")).unwrap();
     let r = call(&client, json!({"path": "wide.jpg"})).await;
@@ -626,7 +636,7 @@ async fn a_large_image_is_scaled_to_1568_pixels_on_its_longer_side() {
         image::ImageFormat::Jpeg
     );
     let decoded = image::load_from_memory(&bytes).unwrap();
-    assert_eq!((decoded.width(), decoded.height()), (1568, 784));
+    assert_eq!((decoded.width(), decoded.height()), (1568, 392));
     client.cancel().await.unwrap();
 }
 
@@ -640,8 +650,7 @@ fn the_images_of_one_call_carry_at_most_20_mib() {
     png.extend(1200u32.to_be_bytes());
     png.extend(1000u32.to_be_bytes());
     png.extend(b"\x08\x06\0\0\0\0\0\0\0\0\0\0\0IEND\xaeB`\x82");
-    png.resize(4_500_000, 0);
-    ws.file("big.png", &png);
+    ws.file("big.png", common::padded(&png, 4_500_000));
     // A raw client: the answer is a line of 24 MB.
     let mut raw = Server::start(ws.path(), &[], json!({}));
     raw.read_call(
@@ -669,17 +678,23 @@ fn the_images_of_one_call_carry_at_most_20_mib() {
 #[tokio::test]
 async fn a_scaled_opaque_image_is_sent_as_the_smaller_of_png_and_jpeg() {
     let ws = workspace();
+    // Just past the longer side images are scaled to, and wide: scaling and encoding cost
+    // by the pixel.
+    let (width, height) = (1600u32, 400u32);
     let mut seed = 1u32;
-    let mut noise = move || {
-        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-        (seed >> 24) as u8
-    };
-    let opaque =
-        image::RgbImage::from_fn(1800, 900, |_, _| image::Rgb([noise(), noise(), noise()]));
+    let noise: Vec<u8> = (0..width * height * 3)
+        .map(|_| {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 24) as u8
+        })
+        .collect();
+    let opaque = image::RgbImage::from_raw(width, height, noise).unwrap();
     opaque.save(ws.path().join("noise.png")).unwrap();
-    let clear = image::RgbaImage::from_fn(1800, 900, |x, _| {
-        image::Rgba([(x % 256) as u8, 0, 0, if x % 2 == 0 { 0 } else { 255 }])
-    });
+    // Every other column transparent.
+    let row: Vec<u8> = (0..width)
+        .flat_map(|x| [x as u8, 0, 0, if x % 2 == 0 { 0 } else { 255 }])
+        .collect();
+    let clear = image::RgbaImage::from_raw(width, height, row.repeat(height as usize)).unwrap();
     clear.save(ws.path().join("clear.png")).unwrap();
     let client = plain_client(&ws, &[]).await;
     for (path, mime) in [("noise.png", "image/jpeg"), ("clear.png", "image/png")] {
@@ -690,7 +705,7 @@ async fn a_scaled_opaque_image_is_sent_as_the_smaller_of_png_and_jpeg() {
         assert_eq!(sent.mime_type, mime, "{path}");
         let v = r.structured_content.unwrap();
         assert_eq!(v["data"]["sent_width"], 1568, "{path}");
-        assert_eq!(v["data"]["sent_height"], 784, "{path}");
+        assert_eq!(v["data"]["sent_height"], 392, "{path}");
     }
     client.cancel().await.unwrap();
 }
@@ -859,7 +874,7 @@ fn peak_rss_kib(pid: u32) -> u64 {
 
 #[test]
 fn a_small_read_is_not_queued_behind_large_ones_and_memory_stays_bounded() {
-    let ws = workspace();
+    let ws = filled(Workspace::in_memory());
     let last = one_gib(&ws);
     let mut raw = Server::start(ws.path(), &[], json!({}));
     for id in 100..108 {

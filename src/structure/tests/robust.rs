@@ -83,23 +83,24 @@ fn assert_well_formed(symbols: &[Symbol], source: &[u8]) {
     let total = line_count(source);
     let mut previous_start = 0;
     for (index, symbol) in symbols.iter().enumerate() {
-        let what = format!("{symbol:?} in {:?}", String::from_utf8_lossy(source));
-        assert!(!symbol.name.is_empty(), "{what}");
-        assert!(1 <= symbol.start_line, "{what}");
-        assert!(symbol.start_line <= symbol.def_line, "{what}");
-        assert!(symbol.def_line <= symbol.end_line, "{what}");
-        assert!(symbol.end_line <= total, "{what}");
-        assert!(symbol.start_line >= previous_start, "{what}");
+        // Formatted only for a failure: the source may be 100,000 levels deep.
+        let what = || format!("{symbol:?} in {:?}", String::from_utf8_lossy(source));
+        assert!(!symbol.name.is_empty(), "{}", what());
+        assert!(1 <= symbol.start_line, "{}", what());
+        assert!(symbol.start_line <= symbol.def_line, "{}", what());
+        assert!(symbol.def_line <= symbol.end_line, "{}", what());
+        assert!(symbol.end_line <= total, "{}", what());
+        assert!(symbol.start_line >= previous_start, "{}", what());
         previous_start = symbol.start_line;
         match symbol.parent {
             Some(parent) => {
-                assert!(parent < index, "{what}");
+                assert!(parent < index, "{}", what());
                 let parent = &symbols[parent];
-                assert!(parent.start_line <= symbol.start_line, "{what}");
-                assert!(symbol.end_line <= parent.end_line, "{what}");
-                assert_eq!(symbol.depth, parent.depth + 1, "{what}");
+                assert!(parent.start_line <= symbol.start_line, "{}", what());
+                assert!(symbol.end_line <= parent.end_line, "{}", what());
+                assert_eq!(symbol.depth, parent.depth + 1, "{}", what());
             }
-            None => assert_eq!(symbol.depth, 0, "{what}"),
+            None => assert_eq!(symbol.depth, 0, "{}", what()),
         }
     }
 }
