@@ -34,6 +34,12 @@ pub(super) fn parser(grammar: &tree_sitter::Language) -> Result<Parser, OutlineE
     Ok(parser)
 }
 
+#[cfg(test)]
+thread_local! {
+    /// How many parses this thread has run, for the tests that count them.
+    pub(super) static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Parses the bytes of `source` that `ranges` hold (sorted, apart; offsets and lines stay
 /// the file's), then `closers` as if they followed the file's end, giving up at
 /// `deadline`.
@@ -44,6 +50,8 @@ pub(super) fn parse(
     closers: &[u8],
     deadline: Deadline,
 ) -> Result<Tree, OutlineError> {
+    #[cfg(test)]
+    PARSES.set(PARSES.get() + 1);
     let mut included = included(source, ranges);
     if !closers.is_empty() {
         let after = included.last().map_or(Point::new(0, 0), |r| r.end_point);

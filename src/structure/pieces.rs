@@ -151,6 +151,11 @@ pub(super) fn usable(
     language: Language,
     inside: bool,
 ) -> Option<Usable> {
+    // A piece that reaches the file's end is the file's last: nothing after it can change
+    // its tree, which is the one a parse of the rest would give again.
+    if end >= source.len() {
+        return Some(Usable::To(source.len()));
+    }
     let root = tree.root_node();
     let mut cursor = root.walk();
     let children: Vec<Node> = root.children(&mut cursor).collect();
