@@ -101,6 +101,16 @@ pub fn json_lines(out: &Output) -> Vec<Value> {
         .collect()
 }
 
+/// The qualified names of an outline answer's symbols (`data.symbols`), in order.
+pub fn qualified_names(v: &Value) -> Vec<&str> {
+    v["data"]["symbols"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no symbols: {v}"))
+        .iter()
+        .map(|s| s["qualified_name"].as_str().unwrap())
+        .collect()
+}
+
 /// `bytes` followed by zeros up to `len` bytes. The zeros come from the allocator at
 /// once: `Vec::resize` writes them a byte at a time in the unoptimised test build
 /// (a quarter of a second for 64 MiB).

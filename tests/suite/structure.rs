@@ -2,7 +2,7 @@
 
 use crate::common;
 
-use common::{Workspace, code, json_lines, stderr, stdout};
+use common::{Workspace, code, json_lines, qualified_names, stderr, stdout};
 
 const RUST: &str = "use std::fmt;
 
@@ -95,13 +95,10 @@ fn markdown_sections_match_by_heading_or_anchor() {
     assert!(stdout(&out).starts_with("   5 | ## Line references\n"));
     assert!(!stdout(&out).contains("Other"));
     let v = &json_lines(&ws.run(&["notes.md", "--outline", "-f", "json"]))[0];
-    let names: Vec<&str> = v["data"]["symbols"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["qualified_name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["Guide", "Guide > Line references", "Guide > Other"]);
+    assert_eq!(
+        qualified_names(v),
+        ["Guide", "Guide > Line references", "Guide > Other"]
+    );
 }
 
 #[test]
@@ -186,12 +183,8 @@ fn the_outline_is_paged_by_start_line_and_by_a_range() {
     let names = |args: &[&str]| -> Vec<String> {
         let mut all = args.to_vec();
         all.extend(["--outline", "-f", "json"]);
-        json_lines(&ws.run(&all))[0]["data"]["symbols"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["qualified_name"].as_str().unwrap().to_string())
-            .collect()
+        let v = &json_lines(&ws.run(&all))[0];
+        qualified_names(v).into_iter().map(String::from).collect()
     };
     assert_eq!(
         names(&["lib.rs", "-s", "14"]),

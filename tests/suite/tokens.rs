@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use crate::common::{Workspace, code, json_lines, stderr, stdout};
+use crate::common::{Workspace, code, json_lines, qualified_names, stderr, stdout};
 
 /// The tokens of `text` by tiktoken-rs, not the crate agentread counts with.
 fn tokens(text: &str) -> u64 {
@@ -553,12 +553,9 @@ fn run() {
         "   1 | cfg_rt! {\n   2 |     /// Spawns a task.\n   3 |     pub fn spawn(task: Task) -> Handle {\n   4 |         ⋯ lines 4-7 (body of spawn)\n   8 |     }\n   9 | \n  10 |     impl Handle {\n  11 |         pub fn id(&self) -> u64 {\n  12 |             ⋯ lines 12-15 (body of id)\n  16 |         }\n  17 |     }\n  18 | }\n  19 | \n  20 | fn run() {\n  21 |     ⋯ lines 21-27 (body of run)\n  28 | }\n"
     );
     let v = ws.json(&["rt.rs", "--outline"]);
-    let names: Vec<&str> = v["data"]["symbols"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["qualified_name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["spawn", "impl Handle", "Handle::id", "run"]);
+    assert_eq!(
+        qualified_names(&v),
+        ["spawn", "impl Handle", "Handle::id", "run"]
+    );
     assert_eq!(v["data"]["symbols"][0]["start_line"], 2);
 }
