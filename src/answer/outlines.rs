@@ -88,10 +88,10 @@ pub fn outline_unkept(
 /// What the server's memory holds for `key`: its outline, or how a parse within `budget`
 /// gave up.
 fn kept(key: &str, budget: Duration) -> Option<Kept> {
-    if let Some(symbols) = memory().get(key) {
-        return Some(symbols);
-    }
-    memory().get(&gave_up_key(key, budget))
+    let mut memory = memory();
+    memory
+        .get(key)
+        .or_else(|| memory.get(&gave_up_key(key, budget)))
 }
 
 /// The outline the server's memory holds for `key`, else `parse`'s, kept either way: an

@@ -56,23 +56,27 @@ fn word(bytes: &[u8], at: usize) -> u32 {
 /// The hash the table is laid out by: fast on the short strings looked up most, the same
 /// on every machine (the table is built once, elsewhere).
 pub fn hash(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
     let mut h = bytes.len() as u64;
     // Indexed, as `word` is, for unoptimised builds.
     let mut at = 0;
     while at + 8 <= bytes.len() {
         let b = &bytes[at..at + 8];
         let w = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
-        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+        h = mix(h, w);
         at += 8;
     }
     let rest = &bytes[at..];
     if !rest.is_empty() {
         let mut w = [0u8; 8];
         w[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        h = mix(h, u64::from_le_bytes(w));
     }
     h ^ (h >> 29)
+}
+
+/// One step of [`hash`]: `word` folded into `h`.
+fn mix(h: u64, word: u64) -> u64 {
+    (h.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95)
 }
 
 impl<'a> Vocabulary<'a> {
@@ -229,11 +233,11 @@ impl Hasher for TableHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        self.0 = (self.0.rotate_left(5) ^ hash(bytes)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        self.0 = mix(self.0, hash(bytes));
     }
 
     fn write_u32(&mut self, n: u32) {
-        self.0 = (self.0.rotate_left(5) ^ u64::from(n)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        self.0 = mix(self.0, u64::from(n));
     }
 }
 
