@@ -39,3 +39,13 @@ pub use language::{KNOWN_LANGUAGES, Language};
 pub use outline::outline;
 pub use signatures::{Elision, elisions};
 pub use symbol::{Body, OutlineError, Symbol, kind_named};
+
+/// Where the line that holds byte `at` of `text` starts.
+fn line_start(text: &[u8], at: usize) -> usize {
+    memchr::memrchr(b'\n', &text[..at]).map_or(0, |newline| newline + 1)
+}
+
+/// Where the line that holds byte `at` of `text` ends: its newline, else the text's end.
+fn line_end(text: &[u8], at: usize) -> usize {
+    memchr::memchr(b'\n', &text[at..]).map_or(text.len(), |n| at + n)
+}

@@ -20,6 +20,7 @@ use std::ops::Range;
 use tree_sitter::{Node, Tree};
 
 use super::language::Language;
+use super::line_start;
 use super::rules::Rules;
 
 /// A piece holds at least this many bytes, when the file has more.
@@ -50,10 +51,7 @@ pub(super) fn piece_end(
             return at;
         }
     }
-    let previous_start = source[..at - 1]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |newline| newline + 1);
+    let previous_start = line_start(source, at - 1);
     let mut previous = &source[previous_start..at - 1];
     let first_line_start = at;
     while at < source.len() {
@@ -433,10 +431,7 @@ fn header(path: &[Node], to: usize, source: &[u8], seen: &[Range<usize>]) -> Vec
         }
         if skip_from < next {
             // A line's blanks before what is left out go with it (Python reads them).
-            let line = source[..skip_from]
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |n| n + 1);
+            let line = line_start(source, skip_from);
             if line >= from
                 && source[line..skip_from]
                     .iter()
@@ -450,10 +445,7 @@ fn header(path: &[Node], to: usize, source: &[u8], seen: &[Range<usize>]) -> Vec
             kept.push(from..skip_from);
             // From the start of the next one's line when only blanks come before it there
             // (Python reads indentation).
-            let line = source[..next]
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |n| n + 1);
+            let line = line_start(source, next);
             let blank = source[line..next].iter().all(|&b| b == b' ' || b == b'\t');
             from = if blank && line >= skip_from {
                 line

@@ -16,6 +16,7 @@ use std::ops::Range;
 use super::deadline::Deadline;
 use super::parse;
 use super::symbol::OutlineError;
+use super::{line_end, line_start};
 
 /// Wrappers nested deeper than this are left wrapped.
 const MAX_ROUNDS: usize = 4;
@@ -123,24 +124,17 @@ fn wrapper(call: tree_sitter::Node, text: &[u8]) -> Option<(Range<usize>, usize)
     if text.get(open) != Some(&b'{') || text.get(close) != Some(&b'}') {
         return None;
     }
-    let line_start = text[..start]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |n| n + 1);
-    let line_end = memchr::memchr(b'\n', &text[open..]).map_or(text.len(), |n| open + n);
-    head(&text[line_start..line_end])?;
-    if !text[line_start..start].iter().all(u8::is_ascii_whitespace) {
+    let (head_start, head_end) = (line_start(text, start), line_end(text, open));
+    head(&text[head_start..head_end])?;
+    if !text[head_start..start].iter().all(u8::is_ascii_whitespace) {
         return None;
     }
     // The `}` alone on its line.
-    let close_start = text[..close]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |n| n + 1);
-    let close_end = memchr::memchr(b'\n', &text[close..]).map_or(text.len(), |n| close + n);
+    let close_start = line_start(text, close);
+    let close_end = line_end(text, close);
     let alone = text[close_start..close].iter().all(u8::is_ascii_whitespace)
         && text[close + 1..close_end]
             .iter()
             .all(u8::is_ascii_whitespace);
-    (alone && close_start > line_end).then_some((start..open + 1, close))
+    (alone && close_start > head_end).then_some((start..open + 1, close))
 }
