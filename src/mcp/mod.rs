@@ -466,9 +466,9 @@ fn several_results(answers: &[Answer], settings: &Settings, root: &Arc<Served>) 
         if let Ok(Success::Image(sent, facts)) = &answer.result
             && image.is_some()
         {
-            image_bytes = image_bytes.saturating_add(sent.bytes.len());
-            if image_bytes > MAX_CALL_IMAGE_BYTES {
-                image_bytes -= sent.bytes.len();
+            if image_bytes.saturating_add(sent.bytes.len()) <= MAX_CALL_IMAGE_BYTES {
+                image_bytes += sent.bytes.len();
+            } else {
                 image = None;
                 body.push_str(&format!(
                     "\n[Not sent: the images of one call carry at most {} MiB. Read it in a call of its own (path='{}') to see it.]",
