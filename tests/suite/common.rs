@@ -133,6 +133,43 @@ pub fn fault_binary() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_agentread"))
 }
 
+/// Reads `race` in `dir`, a link that [`while_swapping_link`] swaps between `a` and `b`,
+/// 330 times: every eleventh read is a process of its own (`cli` runs it), the
+/// others are calls to one `agentread --mcp` started with `mcp`, which reach the same
+/// check and open for a fraction of a process's cost. Returns the swaps and, for each
+/// read, what it printed and its exit status (a call's error code turned into the
+/// command line's status).
+pub fn reads_of_a_swapped_link(
+    dir: &Path,
+    (a, b): (&Path, &Path),
+    mut cli: impl FnMut() -> Output,
+    mcp: &[&str],
+) -> (u64, Vec<(String, i32)>) {
+    let mut server = Server::start(dir, mcp, serde_json::json!({}));
+    let mut reads = Vec::new();
+    let mut id = 0;
+    let flips = while_swapping_link(&dir.join("race"), a, b, 330, || {
+        id += 1;
+        if id % 11 == 0 {
+            let out = cli();
+            reads.push((stdout(&out), code(&out)));
+        } else {
+            server.read_call(id, serde_json::json!({"path": "race"}));
+            let v = server.receive();
+            let answer = &v["result"]["structuredContent"];
+            let status = match answer["error"]["code"].as_str() {
+                None => 0,
+                Some("NOT_FOUND") => 3,
+                Some("ACCESS_DENIED") => 4,
+                Some(other) => panic!("unexpected {other}: {v}"),
+            };
+            reads.push((v.to_string(), status));
+        }
+    });
+    server.finish();
+    (flips, reads)
+}
+
 /// Swaps the symlink `link` between the targets `a` and `b` (atomically, by renaming a
 /// fresh link over it) on another thread while `read` runs `runs` times; returns how
 /// many times the link was swapped.

@@ -5,8 +5,6 @@ use crate::common;
 
 use std::os::unix::fs::symlink;
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use common::{Workspace, code, json_lines, stderr, stdout};
 use serde_json::{Value, json};
@@ -244,38 +242,21 @@ fn a_link_swapped_between_a_denied_and_an_allowed_file_never_shows_the_denied_on
     let ws = workspace();
     let root = ws.path().to_path_buf();
     symlink("src/main.rs", root.join("race")).unwrap();
-    let stop = Arc::new(AtomicBool::new(false));
-    let swapper = {
-        let (root, stop) = (root.clone(), stop.clone());
-        std::thread::spawn(move || {
-            let mut flips = 0u64;
-            while !stop.load(Ordering::Relaxed) {
-                let target = if flips.is_multiple_of(2) {
-                    ".env"
-                } else {
-                    "src/main.rs"
-                };
-                let _ = std::fs::remove_file(root.join("race.tmp"));
-                symlink(Path::new(target), root.join("race.tmp")).unwrap();
-                std::fs::rename(root.join("race.tmp"), root.join("race")).unwrap();
-                flips += 1;
-            }
-            flips
-        })
-    };
+    let (flips, reads) = common::reads_of_a_swapped_link(
+        &root,
+        (Path::new(".env"), Path::new("src/main.rs")),
+        || ws.run(&["race", "--deny-secrets", "--format", "json"]),
+        &["--root", ".", "--deny-secrets"],
+    );
     let (mut allowed, mut refused) = (0, 0);
-    for _ in 0..300 {
-        let out = ws.run(&["race", "--deny-secrets", "--format", "json"]);
-        let text = stdout(&out);
+    for (text, code) in reads {
         assert!(!text.contains("s3cr3t"), "a denied file was read: {text}");
-        match code(&out) {
+        match code {
             0 => allowed += 1,
             4 => refused += 1,
             other => assert!(other == 3, "unexpected exit {other}: {text}"),
         }
     }
-    stop.store(true, Ordering::Relaxed);
-    let flips = swapper.join().unwrap();
     assert!(
         flips > 100,
         "the link was not swapped often enough ({flips})"

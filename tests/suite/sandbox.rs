@@ -138,23 +138,21 @@ fn a_link_swapped_between_check_and_open_never_leads_out() {
     let root = ws.path().join("root");
     let secret = ws.path().join("outside/secret.txt");
     symlink("sub/inner.txt", root.join("race")).unwrap();
-    let (mut inside, mut refused) = (0, 0);
-    let flips = common::while_swapping_link(
-        &root.join("race"),
-        &secret,
-        Path::new("sub/inner.txt"),
-        300,
-        || {
-            let out = in_root(&ws, &["race", "--format", "json"]);
-            let text = stdout(&out);
-            assert!(!text.contains("SECRET"), "read outside the root: {text}");
-            match code(&out) {
-                0 => inside += 1,
-                4 => refused += 1,
-                other => assert!(other == 3, "unexpected exit {other}: {text}"),
-            }
-        },
+    let (flips, reads) = common::reads_of_a_swapped_link(
+        &root,
+        (&secret, Path::new("sub/inner.txt")),
+        || in_root(&ws, &["race", "--format", "json"]),
+        &["--root", "."],
     );
+    let (mut inside, mut refused) = (0, 0);
+    for (text, code) in reads {
+        assert!(!text.contains("SECRET"), "read outside the root: {text}");
+        match code {
+            0 => inside += 1,
+            4 => refused += 1,
+            other => assert!(other == 3, "unexpected exit {other}: {text}"),
+        }
+    }
     assert!(
         flips > 100,
         "the link was not swapped often enough ({flips})"
