@@ -847,6 +847,8 @@ struct SignaturesView<'a> {
     total_lines: u64,
     /// The symbol the view is of (`PATH#SYMBOL --signatures`).
     symbol: Option<SymbolInfo>,
+    /// Its entries surely pass the page's budget: it was made no further.
+    over: bool,
 }
 
 /// The file's lines, each without its line end (a UTF-8 BOM left out).
@@ -911,16 +913,27 @@ fn signatures_view<'a>(
         markers: Vec::new(),
         total_lines: total,
         symbol,
+        over: false,
     };
     let mut runs = runs.iter().peekable();
     let cap = usize::try_from(page.limit.max(1))
         .unwrap_or(usize::MAX)
         .saturating_add(1);
     let max_chars = page.max_line_chars.min(read::line::MAX_LINE_CHARS);
-    // The bytes the entries so far take on a page at least.
-    let mut least = 0u64;
+    // The bytes and the tokens the entries so far take on a page at least (see
+    // [`lines_surely_over`]); the tokens only under a token budget.
+    let (mut least, mut least_tokens) = (0u64, 0u64);
+    let fewest = |entry: &[u8]| match page.max_tokens {
+        Some(_) if entry.len() as u64 <= max_chars => tokens::fewest(entry),
+        _ => 0,
+    };
+    let over = |least: u64, tokens: u64| {
+        least > page.max_bytes || page.max_tokens.is_some_and(|max| tokens > max)
+    };
     let mut n = lo;
-    while n <= hi && view.entries.len() < cap && !(view.entries.len() > 1 && least > page.max_bytes)
+    while n <= hi
+        && view.entries.len() < cap
+        && !(view.entries.len() > 1 && over(least, least_tokens))
     {
         while runs.next_if(|run| run.last < n).is_some() {}
         match runs.peek() {
@@ -941,6 +954,7 @@ fn signatures_view<'a>(
                 let mut marker = indent;
                 marker.extend_from_slice(format!("⋯ lines {n}-{last} (body of {name})").as_bytes());
                 least += (marker.len() as u64).min(max_chars) + 1;
+                least_tokens += fewest(&marker);
                 view.entries.push((n, Cow::Owned(marker)));
                 view.covers.push(last);
                 view.markers.push(Some(Elided {
@@ -952,6 +966,7 @@ fn signatures_view<'a>(
             }
             _ => {
                 least += (text(n).len() as u64).min(max_chars) + 1;
+                least_tokens += fewest(text(n));
                 view.entries.push((n, Cow::Borrowed(text(n))));
                 view.covers.push(n);
                 view.markers.push(None);
@@ -959,6 +974,7 @@ fn signatures_view<'a>(
             }
         }
     }
+    view.over = over(least, least_tokens);
     Ok(view)
 }
 
@@ -1008,6 +1024,40 @@ fn plain_spec(request: &Request, spec: &WindowSpec, scope: &Scope) -> WindowSpec
     }
 }
 
+/// Whether lines `lo..=hi` of `source` surely pass the budget as a lines view, told
+/// without making it: a line shown whole (one of at most `max_line_chars` bytes has no
+/// more characters) takes its bytes and at least [`tokens::fewest`] of them (a gutter
+/// and the line's end only add to either: each is set apart by a byte no piece crosses),
+/// and a line cut takes at least `max_line_chars` bytes. Reads only as far as the budget.
+fn lines_surely_over(source: &Source, lo: u64, hi: u64, spec: &WindowSpec) -> bool {
+    // A notebook's or a PDF's lines are not its bytes; a first line shown from a later
+    // character is not whole.
+    if source.document.is_some() || spec.start_char > 1 {
+        return false;
+    }
+    let cap = spec.max_line_chars.min(read::line::MAX_LINE_CHARS);
+    let (mut bytes, mut least) = (0u64, 0u64);
+    let lines = read::split_lines(source.bytes)
+        .skip(usize::try_from(lo.saturating_sub(1)).unwrap_or(usize::MAX))
+        .take(usize::try_from((hi + 1).saturating_sub(lo)).unwrap_or(usize::MAX));
+    for line in lines {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let len = line.len() as u64;
+        if len <= cap {
+            bytes += len;
+            if spec.max_tokens.is_some() {
+                least += tokens::fewest(line);
+            }
+        } else {
+            bytes += cap;
+        }
+        if bytes > spec.max_bytes || spec.max_tokens.is_some_and(|max| least > max) {
+            return true;
+        }
+    }
+    false
+}
+
 /// `--fit` (SPEC §18): the richest view of the asked lines that fits the budget whole:
 /// the lines, else their signatures, else their outline, else the outline's first page.
 fn fit(
@@ -1049,40 +1099,46 @@ fn fit(
         window.max_tokens = spec.max_tokens;
         fits
     };
-    // The lines themselves.
-    let input = TextInput::Stream(Cursor::new(source.bytes));
-    let mut lines = read_text(
-        request,
-        facts.clone(),
-        input,
-        &probe,
-        None,
-        source.document,
-        None,
-    )?;
-    if let Success::Text(read) = &mut lines
-        && whole_fits(&mut read.window)
-    {
-        read.language = Some(source.language);
-        read.symbol = symbol;
-        read.leaner = Some(Box::new(Leaner {
-            elided: None,
-            view: Some(view::LINES),
-        }));
-        return Ok(lines);
+    // The lines themselves, unless they surely pass the budget: a big file is then not
+    // numbered only to be dropped.
+    if !lines_surely_over(source, lo, hi, spec) {
+        let input = TextInput::Stream(Cursor::new(source.bytes));
+        let mut lines = read_text(
+            request,
+            facts.clone(),
+            input,
+            &probe,
+            None,
+            source.document,
+            None,
+        )?;
+        if let Success::Text(read) = &mut lines
+            && whole_fits(&mut read.window)
+        {
+            read.language = Some(source.language);
+            read.symbol = symbol;
+            read.leaner = Some(Box::new(Leaner {
+                elided: None,
+                view: Some(view::LINES),
+            }));
+            return Ok(lines);
+        }
     }
-    drop(lines);
     // Their signatures.
     if source.markdown.is_some() {
-        let view = signatures_view(source, scope, find, &path, &probe)?;
-        let mut read = signatures_read(facts.clone(), source, &view, &probe, symbol)?;
-        if let Success::Text(text) = &mut read
-            && whole_fits(&mut text.window)
-        {
-            if let Some(leaner) = &mut text.leaner {
-                leaner.view = Some(view::SIGNATURES);
+        // Made only as far as the budget holds, so that a view that does not fit costs
+        // what the budget holds; it is then read (and asked whether it fits) in full.
+        let view = signatures_view(source, scope, find, &path, &within)?;
+        if !view.over {
+            let mut read = signatures_read(facts.clone(), source, &view, &probe, symbol)?;
+            if let Success::Text(text) = &mut read
+                && whole_fits(&mut text.window)
+            {
+                if let Some(leaner) = &mut text.leaner {
+                    leaner.view = Some(view::SIGNATURES);
+                }
+                return Ok(read);
             }
-            return Ok(read);
         }
     }
     // Their outline, whole, else its first page. The page is read first: when nothing cut

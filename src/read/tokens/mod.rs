@@ -89,23 +89,31 @@ pub fn within(text: &[u8], max: u64) -> bool {
 /// of a run of digits; a stretch with non-ASCII bytes (invalid UTF-8 among them, U+FFFD
 /// as counted) holds at least one piece when it has an ASCII letter or digit. Every
 /// piece is at least a token.
-fn fewest(text: &[u8]) -> u64 {
-    let mut pieces = 0;
-    let stretches = text.split(|&b| !(b.is_ascii_alphanumeric() || b == b'\'' || b >= 0x80));
-    for stretch in stretches {
-        if !stretch.is_ascii() {
-            pieces += u64::from(stretch.iter().any(u8::is_ascii_alphanumeric));
-            continue;
+pub fn fewest(text: &[u8]) -> u64 {
+    // One pass, a byte at a time (a call per line is common): what the stretch so far
+    // holds, closed at each separator.
+    let mut pieces = 0u64;
+    // The stretch's ASCII pieces: letter runs closed so far, and the open runs.
+    let (mut ascii, mut letters, mut digits) = (0u64, false, 0u64);
+    let (mut wide, mut alnum) = (false, false);
+    for &b in text.iter().chain(std::iter::once(&b' ')) {
+        if b.is_ascii_digit() {
+            ascii += u64::from(letters);
+            letters = false;
+            digits += 1;
+            alnum = true;
+        } else if b.is_ascii_alphabetic() || b == b'\'' || b >= 0x80 {
+            ascii += digits.div_ceil(3);
+            digits = 0;
+            letters |= b.is_ascii_alphabetic();
+            alnum |= b.is_ascii_alphabetic();
+            wide |= b >= 0x80;
+        } else {
+            // A separator: the stretch before it ends.
+            let own = ascii + u64::from(letters) + digits.div_ceil(3);
+            pieces += if wide { u64::from(alnum) } else { own };
+            (ascii, letters, digits, wide, alnum) = (0, false, 0, false, false);
         }
-        let letters = stretch
-            .split(u8::is_ascii_digit)
-            .filter(|run| run.iter().any(u8::is_ascii_alphabetic))
-            .count() as u64;
-        let numbers: u64 = stretch
-            .split(|b| !b.is_ascii_digit())
-            .map(|run| (run.len() as u64).div_ceil(3))
-            .sum();
-        pieces += letters + numbers;
     }
     pieces
 }
@@ -144,20 +152,26 @@ pub fn lines_within_counted(text: &[u8], ends: &[usize], max: u64) -> (usize, Op
         before += tokens;
     }
     let within_reach = ends.partition_point(|&end| end <= reach.unwrap_or(whole.len()));
-    let keep = ends[..within_reach]
-        .iter()
-        .take_while(|&&end| prefix_count(whole, &pieces, end) <= max)
-        .count();
-    // The whole text, all of whose pieces were counted: its count is their sum.
-    if reach.is_none() && keep == ends.len() && ends.last() == Some(&whole.len()) {
-        return (keep, Some(before));
+    // Each prefix's count is exact (see [`prefix_count`]): the last one kept is the
+    // answer's count, and the kept text is not counted again. (A prefix may take more
+    // tokens than a longer one, so each is asked.)
+    let (mut keep, mut kept) = (0usize, None);
+    for &end in &ends[..within_reach] {
+        let tokens = prefix_count(whole, &pieces, end);
+        if tokens > max {
+            break;
+        }
+        (keep, kept) = (keep + 1, Some(tokens));
     }
-    verified(text, ends, keep, max)
+    debug_assert_eq!(
+        kept,
+        keep.checked_sub(1).map(|last| count(&text[..ends[last]])),
+        "a prefix's count is its own"
+    );
+    (keep, kept)
 }
 
-/// `keep` lines, fewer while their text passes `max`: the counts are exact; the kept
-/// text is counted once more all the same, so that no answer passes its budget whatever
-/// the encoder's pieces do.
+/// `keep` lines, fewer while their text passes `max`, and their exact count.
 fn verified(text: &[u8], ends: &[usize], mut keep: usize, max: u64) -> (usize, Option<u64>) {
     while keep > 0 {
         let tokens = count(&text[..ends[keep - 1]]);
@@ -257,6 +271,28 @@ mod tests {
         }
     }
 
+    /// [`fewest`] as its documentation says it, a stretch at a time.
+    fn fewest_by_stretches(text: &[u8]) -> u64 {
+        let mut pieces = 0;
+        let stretches = text.split(|&b| !(b.is_ascii_alphanumeric() || b == b'\'' || b >= 0x80));
+        for stretch in stretches {
+            if !stretch.is_ascii() {
+                pieces += u64::from(stretch.iter().any(u8::is_ascii_alphanumeric));
+                continue;
+            }
+            let letters = stretch
+                .split(u8::is_ascii_digit)
+                .filter(|run| run.iter().any(u8::is_ascii_alphabetic))
+                .count() as u64;
+            let numbers: u64 = stretch
+                .split(|b| !b.is_ascii_digit())
+                .map(|run| (run.len() as u64).div_ceil(3))
+                .sum();
+            pieces += letters + numbers;
+        }
+        pieces
+    }
+
     /// The bound `within` rejects with is never above the count.
     #[test]
     fn fewest_is_a_bound_below_the_count() {
@@ -273,6 +309,10 @@ mod tests {
                 fewest(text.as_bytes()) <= count(text.as_bytes()),
                 "{text:?}"
             );
+            assert_eq!(
+                fewest(text.as_bytes()),
+                fewest_by_stretches(text.as_bytes())
+            );
             for max in 0..count(text.as_bytes()) + 2 {
                 assert_eq!(
                     within(text.as_bytes(), max),
@@ -280,6 +320,20 @@ mod tests {
                     "{text:?} {max}"
                 );
             }
+        }
+        // Random strings of the bytes that matter, each way.
+        let alphabet = [b'a', b'Z', b'1', b'9', b'\'', b' ', b'.', b'\n', 0xC3, 0xA9];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for len in 0..2000 {
+            let text: Vec<u8> = (0..len % 40)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    alphabet[(seed % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            assert_eq!(fewest(&text), fewest_by_stretches(&text), "{text:?}");
         }
         // Real code, line by line and whole: this crate's own.
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/read");
@@ -290,6 +344,7 @@ mod tests {
             }
             let text = std::fs::read(path).unwrap();
             assert!(fewest(&text) <= count(&text));
+            assert_eq!(fewest(&text), fewest_by_stretches(&text));
             for line in text.split(|&b| b == b'\n') {
                 assert!(
                     fewest(line) <= count(line),
