@@ -8,7 +8,7 @@
 use std::sync::OnceLock;
 
 use regex_automata::dfa::{Automaton, dense};
-use regex_automata::{Anchored, Input};
+use regex_automata::Anchored;
 
 /// OpenAI's `o200k_base` pattern, in three parts because a DFA has no look-ahead:
 /// `\s+(?!\S)` is the second part, `\s+\s`, whose last character is given back.
@@ -130,6 +130,7 @@ fn run(dfa: &Dfa, text: &[u8], start: usize) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use regex_automata::Input;
 
     /// The same match through the DFA's own search.
     fn searched(dfa: &Dfa, text: &str, start: usize) -> Option<(usize, usize)> {
