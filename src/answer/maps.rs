@@ -269,6 +269,14 @@ impl Stater {
     /// `relative`'s `stat` as a line's first words (`-` when there is none), and its
     /// latest time in seconds.
     fn stat(&mut self, base: &Path, relative: &[u8]) -> (Vec<u8>, i64) {
+        let mut line = Vec::new();
+        let newest = self.stat_into(base, relative, &mut line);
+        (line, newest)
+    }
+
+    /// [`Stater::stat`], its words written to `line` (cleared first): a map's every page
+    /// checks every file, so no string is made for each.
+    fn stat_into(&mut self, base: &Path, relative: &[u8], line: &mut Vec<u8>) -> i64 {
         let (parent, name) = match memchr::memrchr(b'/', relative) {
             Some(slash) => (&relative[..slash], &relative[slash + 1..]),
             None => (&b""[..], relative),
@@ -276,34 +284,40 @@ impl Stater {
         let stat = match name {
             b"" => rustix::fs::stat(base),
             _ => {
-                let directory = self.directories.entry(parent.to_vec()).or_insert_with(|| {
-                    let path = base.join(OsStr::from_bytes(parent));
-                    let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-                    rustix::fs::open(&path, flags, FileMode::empty()).ok()
-                });
+                let directory = match self.directories.get(parent) {
+                    Some(directory) => directory,
+                    None => {
+                        let path = base.join(OsStr::from_bytes(parent));
+                        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+                        let fd = rustix::fs::open(&path, flags, FileMode::empty()).ok();
+                        self.directories.entry(parent.to_vec()).or_insert(fd)
+                    }
+                };
                 match directory {
-                    Some(fd) => rustix::fs::statat(&*fd, OsStr::from_bytes(name), AtFlags::empty()),
+                    Some(fd) => rustix::fs::statat(fd, OsStr::from_bytes(name), AtFlags::empty()),
                     None => Err(rustix::io::Errno::NOENT),
                 }
             }
         };
-        match stat {
-            Ok(m) => (
-                format!(
-                    "{} {} {} {}.{} {}.{}",
-                    m.st_dev,
-                    m.st_ino,
-                    m.st_size,
-                    m.st_mtime,
-                    m.st_mtime_nsec,
-                    m.st_ctime,
-                    m.st_ctime_nsec
-                )
-                .into_bytes(),
-                m.st_mtime.max(m.st_ctime),
-            ),
-            Err(_) => (b"-".to_vec(), i64::MIN),
-        }
+        line.clear();
+        let Ok(m) = stat else {
+            line.push(b'-');
+            return i64::MIN;
+        };
+        // `DEV INO SIZE MTIME.NSEC CTIME.NSEC`, as `format!` writes the numbers.
+        let mut number = itoa::Buffer::new();
+        let mut word = |n: &str, after: u8| {
+            line.extend_from_slice(n.as_bytes());
+            line.push(after);
+        };
+        word(number.format(m.st_dev), b' ');
+        word(number.format(m.st_ino), b' ');
+        word(number.format(m.st_size), b' ');
+        word(number.format(m.st_mtime), b'.');
+        word(number.format(m.st_mtime_nsec), b' ');
+        word(number.format(m.st_ctime), b'.');
+        line.extend_from_slice(number.format(m.st_ctime_nsec).as_bytes());
+        m.st_mtime.max(m.st_ctime)
     }
 }
 
@@ -396,8 +410,11 @@ impl Kept {
     pub fn holds(&self, request: &Request) -> bool {
         let base = request.root.path_of("");
         let mut stater = Stater::default();
-        self.stats()
-            .all(|(recorded, path)| stater.stat(&base, path).0 == recorded)
+        let mut line = Vec::new();
+        self.stats().all(|(recorded, path)| {
+            stater.stat_into(&base, path, &mut line);
+            line == recorded
+        })
     }
 
     /// What the map knew of each file, for a map made again.

@@ -16,6 +16,7 @@ pub mod refusal;
 pub mod structured;
 pub mod text;
 
+use crate::args::cli::Format;
 use crate::args::request::{Request, Target};
 use crate::error::Error;
 use crate::outcome::{Answer, Document, DocumentKind};
@@ -216,7 +217,12 @@ fn read_map(
         Some(kept) if kept.holds(request) => {
             let input = read::TextInput::Stream(Cursor::new(kept.text()));
             let read = read::text(input, "", options, None).map_err(refused)?;
-            (read, kept.files(keep), kept.not_parsed())
+            // `data.files` is not printed as text: its symbols are not decoded for it.
+            let files = match request.format {
+                Format::Text => Vec::new(),
+                _ => kept.files(keep),
+            };
+            (read, files, kept.not_parsed())
         }
         kept => {
             // Made again: what the kept map knew of a file unchanged is not read again.

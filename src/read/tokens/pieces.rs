@@ -7,8 +7,8 @@
 
 use std::sync::OnceLock;
 
-use regex_automata::dfa::{Automaton, dense};
 use regex_automata::Anchored;
+use regex_automata::dfa::{Automaton, dense};
 
 /// OpenAI's `o200k_base` pattern, in three parts because a DFA has no look-ahead:
 /// `\s+(?!\S)` is the second part, `\s+\s`, whose last character is given back.
