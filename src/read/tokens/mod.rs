@@ -24,9 +24,94 @@ fn counted(text: &str) -> impl Iterator<Item = (Range<usize>, u64)> {
     let mut scratch = Vec::new();
     pieces::split(text).map(move |piece| {
         let start = piece.as_ptr() as usize - text.as_ptr() as usize;
-        let tokens = merge::count(&vocab, piece.as_bytes(), &mut scratch) as u64;
+        let bytes = piece.as_bytes();
+        let tokens = memo::get(bytes).unwrap_or_else(|| {
+            let tokens = merge::count(&vocab, bytes, &mut scratch);
+            memo::put(bytes, tokens);
+            tokens
+        }) as u64;
         (start..start + piece.len(), tokens)
     })
+}
+
+/// The token counts of the short pieces counted lately on this thread, by their bytes.
+/// Code repeats its pieces (` =`, `(`, ` self`, indentation), and each look-up in the
+/// vocabulary is a few reads far apart in 6.7 MB, which made them most of a count's
+/// time; a piece's count depends on its bytes alone, so a remembered one is exact.
+mod memo {
+    use std::cell::RefCell;
+
+    /// Pieces of at most this many bytes are remembered.
+    const LONGEST: usize = 16;
+    /// 96 KiB: a thousand slots held too few of a file's pieces.
+    const SLOTS: usize = 1 << 12;
+
+    /// A piece's bytes as two words (see [`key`]), and its length and count as one; one
+    /// piece a slot, the last whose bytes hash to it.
+    type Slot = (u64, u64, u32);
+
+    thread_local! {
+        static SLOTS_SEEN: RefCell<Vec<Slot>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// The word of `bytes`' first `N` (at most 8) bytes.
+    fn word<const N: usize>(bytes: &[u8]) -> u64 {
+        let mut word = [0u8; 8];
+        word[..N].copy_from_slice(&bytes[..N]);
+        u64::from_le_bytes(word)
+    }
+
+    /// `piece` as two words and its length, which together tell it from any other, and
+    /// its slot: its first and last eight bytes (overlapping when shorter than 16), or
+    /// four, or each byte. Read as whole words, not copied into a buffer a byte at a
+    /// time, which stalled the load that followed.
+    fn key(piece: &[u8]) -> Option<(u64, u64, usize)> {
+        let len = piece.len();
+        let (first, last) = match len {
+            0 => (0, 0),
+            1..=3 => (
+                u64::from(piece[0])
+                    | u64::from(piece[len / 2]) << 8
+                    | u64::from(piece[len - 1]) << 16,
+                0,
+            ),
+            4..=7 => (word::<4>(piece), word::<4>(&piece[len - 4..])),
+            8..=LONGEST => (word::<8>(piece), word::<8>(&piece[len - 8..])),
+            _ => return None,
+        };
+        let mixed = (first ^ last.rotate_left(29) ^ len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        Some((
+            first,
+            last,
+            (mixed >> (64 - SLOTS.trailing_zeros())) as usize,
+        ))
+    }
+
+    /// The count remembered for `piece`, if it is.
+    pub fn get(piece: &[u8]) -> Option<usize> {
+        let (first, last, at) = key(piece)?;
+        SLOTS_SEEN.with(|slots| {
+            let slots = slots.borrow();
+            let &(f, l, meta) = slots.get(at)?;
+            let tokens = (meta >> 8) as usize;
+            (f == first && l == last && (meta & 0xff) as usize == piece.len() && tokens > 0)
+                .then_some(tokens)
+        })
+    }
+
+    /// Remembers `piece`'s count.
+    pub fn put(piece: &[u8], tokens: usize) {
+        let (Some((first, last, at)), Ok(tokens)) = (key(piece), u32::try_from(tokens)) else {
+            return;
+        };
+        SLOTS_SEEN.with(|slots| {
+            let mut slots = slots.borrow_mut();
+            if slots.is_empty() {
+                slots.resize(SLOTS, (0, 0, 0));
+            }
+            slots[at] = (first, last, tokens << 8 | piece.len() as u32);
+        });
+    }
 }
 
 /// The token counts of `text`'s prefixes ending at each of `ends` (ascending byte
@@ -291,6 +376,44 @@ mod tests {
             pieces += letters + numbers;
         }
         pieces
+    }
+
+    /// A remembered count is the piece's own: thousands of pieces (many sharing a slot,
+    /// some of them prefixes of others or padded with NUL) counted twice each agree with
+    /// the encoder.
+    #[test]
+    fn remembered_counts_are_each_pieces_own() {
+        let vocab = vocabulary::o200k_base();
+        let mut scratch = Vec::new();
+        let mut pieces: Vec<Vec<u8>> = vec![b"a".to_vec(), b"a\0".to_vec(), b"\0".to_vec()];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for i in 0..20_000u32 {
+            pieces.push(format!(" x{}", i * 7919).into_bytes());
+            pieces.push("ab".repeat((i % 9) as usize).into_bytes());
+            // Every length up to past the longest remembered, of few letters: pieces that
+            // differ in one byte only.
+            pieces.push(
+                (0..=i % 17)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        b"ab "[(seed % 3) as usize]
+                    })
+                    .collect(),
+            );
+        }
+        for _ in 0..2 {
+            for piece in &pieces {
+                let expected = merge::count(&vocab, piece, &mut scratch);
+                let got = memo::get(piece).unwrap_or_else(|| {
+                    memo::put(piece, expected);
+                    expected
+                });
+                assert_eq!(got, expected, "{piece:?}");
+            }
+        }
+        assert_eq!(memo::get(b""), None);
     }
 
     /// The bound `within` rejects with is never above the count.
