@@ -101,6 +101,9 @@ impl<'a> Iterator for Pieces<'a> {
 /// costs more to set up than a piece of a few bytes costs to find (it was half of a
 /// count's time).
 fn run(dfa: &Dfa, text: &[u8], start: usize) -> Option<(usize, usize)> {
+    if let Some((part, end)) = ascii_piece(&text[start..]) {
+        return Some((part, start + end));
+    }
     let config = regex_automata::util::start::Config::new()
         .anchored(Anchored::Yes)
         .look_behind(start.checked_sub(1).map(|i| text[i]));
@@ -127,6 +130,75 @@ fn run(dfa: &Dfa, text: &[u8], start: usize) -> Option<(usize, usize)> {
     found
 }
 
+/// The part of [`PATTERNS`] that matches at the start of `rest` and where its match
+/// ends, as the DFA finds them, when the piece is one of the commonest kinds, told
+/// without the DFA from ASCII alone; None when a byte beyond ASCII, an
+/// apostrophe (a contraction such as `'s`) or a line end could change it, and the DFA
+/// decides. The pattern's parts are tried in their order:
+/// - up to three digits (`\p{N}{1,3}`);
+/// - an optional character that is neither a letter, a number nor a line end, then
+///   capitals, then small letters (the first two parts);
+/// - an optional space, signs, then line ends and slashes (` ?[^\s\p{L}\p{N}]+[\r\n/]*`);
+/// - blanks before a sign, a letter or a digit: all but the last (`\s+(?!\S)`), or
+///   one blank alone (`\s+`); blanks at the end of the text, all of them.
+fn ascii_piece(rest: &[u8]) -> Option<(usize, usize)> {
+    let first = *rest.first()?;
+    let sign = |b: u8| b.is_ascii_graphic() && !b.is_ascii_alphanumeric();
+    let blank = |b: u8| b == b' ' || b == b'\t';
+    // What ends a piece here, when the DFA is not needed to say.
+    let decided = |end: usize| match rest.get(end) {
+        Some(&b) if !b.is_ascii() || b == b'\'' => None,
+        _ => Some((0, end)),
+    };
+    if first.is_ascii_digit() {
+        return decided(
+            rest.iter()
+                .take(3)
+                .take_while(|b| b.is_ascii_digit())
+                .count(),
+        );
+    }
+    let at = usize::from(
+        first.is_ascii() && !first.is_ascii_alphanumeric() && !matches!(first, b'\r' | b'\n'),
+    );
+    let capitals = rest[at..]
+        .iter()
+        .take_while(|b| b.is_ascii_uppercase())
+        .count();
+    let small = rest[at + capitals..]
+        .iter()
+        .take_while(|b| b.is_ascii_lowercase())
+        .count();
+    if capitals + small > 0 {
+        return decided(at + capitals + small);
+    }
+    // Not a word: the next byte (after `first`) is no letter.
+    let space = usize::from(first == b' ');
+    if rest.get(space).copied().is_some_and(sign) {
+        let signs = rest[space..].iter().take_while(|&&b| sign(b)).count();
+        let ends = rest[space + signs..]
+            .iter()
+            .take_while(|&&b| matches!(b, b'\r' | b'\n' | b'/'))
+            .count();
+        return match rest.get(space + signs + ends) {
+            Some(&b) if !b.is_ascii() => None,
+            _ => Some((0, space + signs + ends)),
+        };
+    }
+    if blank(first) {
+        let blanks = rest.iter().take_while(|&&b| blank(b)).count();
+        return match rest.get(blanks) {
+            None => Some((0, blanks)),
+            // `\s+\s`, whose last blank the caller gives back.
+            Some(&b) if b.is_ascii_graphic() && blanks > 1 => Some((LOOK_AHEAD, blanks)),
+            // One blank before a digit, or a tab before a sign (` ?` is a space only).
+            Some(&b) if b.is_ascii_graphic() => Some((LOOK_AHEAD + 1, 1)),
+            _ => None,
+        };
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,6 +220,24 @@ mod tests {
             "   \n".into(),
             " \u{a0}\u{2003}a".into(),
         ];
+        // Random text of the bytes the shortcut for ASCII words looks at, and of some it
+        // leaves to the DFA.
+        let alphabet = [
+            "a", "z", "A", "Z", "0", "9", "'", " ", " ", "\t", "\r", "\n", ".", "_", "(", "|", "/",
+            "é", "É", "\u{301}", "²", "\u{a0}", "\u{b}", "\u{c}", "→", "s", "S", "t", "re", "LL",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for len in 0..3000 {
+            let text: String = (0..len % 24)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    alphabet[(seed % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            texts.push(text);
+        }
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/read");
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
