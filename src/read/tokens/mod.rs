@@ -43,7 +43,8 @@ mod memo {
 
     /// Pieces of at most this many bytes are remembered.
     const LONGEST: usize = 16;
-    /// 96 KiB: a thousand slots held too few of a file's pieces.
+    /// 96 KiB a thread that counts (the MCP server has at most 33: its own and 32
+    /// blocking ones); a thousand slots held too few of a file's pieces.
     const SLOTS: usize = 1 << 12;
 
     /// A piece's bytes as two words (see [`key`]), and its length and count as one; one
