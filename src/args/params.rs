@@ -92,7 +92,8 @@ pub struct Param {
     pub name: &'static str,
     /// Other names a tool call may use.
     pub aliases: &'static [&'static str],
-    /// The command line's long flag; None for a parameter of tool calls only.
+    /// The command line's long flag (the wire name's constant where they are one word,
+    /// else its kebab-case); None for a parameter of tool calls only.
     pub long: Option<&'static str>,
     pub short: Option<char>,
     pub value_name: &'static str,
@@ -192,7 +193,7 @@ pub static PARAMS: &[Param] = &[
     Param {
         name: name::LIMIT,
         aliases: &["max_lines"],
-        long: Some("limit"),
+        long: Some(name::LIMIT),
         short: Some('n'),
         value_name: "N",
         help: "Most lines to show, 1-2000 [default: 500]",
@@ -209,7 +210,7 @@ pub static PARAMS: &[Param] = &[
     Param {
         name: name::TAIL,
         aliases: &[],
-        long: Some("tail"),
+        long: Some(name::TAIL),
         short: None,
         value_name: "N",
         help: "Show the last N lines (1-2000) instead of a start line",
@@ -243,7 +244,7 @@ pub static PARAMS: &[Param] = &[
     Param {
         name: name::CONTEXT,
         aliases: &[],
-        long: Some("context"),
+        long: Some(name::CONTEXT),
         short: Some('C'),
         value_name: "K",
         help: "With a PATH:N target, show K lines before and after line N (0-999)",
@@ -260,7 +261,7 @@ pub static PARAMS: &[Param] = &[
     Param {
         name: name::HASH,
         aliases: &[],
-        long: Some("hash"),
+        long: Some(name::HASH),
         short: None,
         value_name: "",
         help: "Report the BLAKE3 hash of the file's bytes in stats.content_hash",
@@ -339,7 +340,7 @@ pub static PARAMS: &[Param] = &[
     Param {
         name: name::OUTLINE,
         aliases: &[],
-        long: Some("outline"),
+        long: Some(name::OUTLINE),
         short: None,
         value_name: "",
         help: "List the file's symbols (functions, classes, sections) with their lines, or a directory's map",
@@ -353,7 +354,7 @@ pub static PARAMS: &[Param] = &[
     Param {
         name: name::ENCLOSING,
         aliases: &[],
-        long: Some("enclosing"),
+        long: Some(name::ENCLOSING),
         short: None,
         value_name: "",
         help: "With PATH:N or --start-line N, read the whole function or block that holds line N",
@@ -367,7 +368,7 @@ pub static PARAMS: &[Param] = &[
     Param {
         name: name::RAW,
         aliases: &[],
-        long: Some("raw"),
+        long: Some(name::RAW),
         short: None,
         value_name: "",
         help: "Read notebooks and PDFs as their bytes, not as a view",
@@ -415,7 +416,7 @@ pub static PARAMS: &[Param] = &[
     Param {
         name: name::SIGNATURES,
         aliases: &[],
-        long: Some("signatures"),
+        long: Some(name::SIGNATURES),
         short: None,
         value_name: "",
         help: "Show the file with function and method bodies elided: imports, types and signatures",
@@ -429,7 +430,7 @@ pub static PARAMS: &[Param] = &[
     Param {
         name: name::FIT,
         aliases: &[],
-        long: Some("fit"),
+        long: Some(name::FIT),
         short: None,
         value_name: "",
         help: "Show the richest view that fits the budget whole: the lines, else signatures, else the outline",
