@@ -101,14 +101,7 @@ mod tests {
         let alphabet = b"aeinrst _-=/0123456789\xc3\xa9\xe2\x80\x94\n\t{}()";
         for len in [2, 3, 5, 8, 13, 40, 100, 128] {
             for _ in 0..50 {
-                let piece: Vec<u8> = (0..len)
-                    .map(|_| {
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        alphabet[(seed % alphabet.len() as u64) as usize]
-                    })
-                    .collect();
+                let piece: Vec<u8> = super::super::picks(&mut seed, alphabet, len).collect();
                 assert_eq!(
                     by_scan(&vocab, &piece, &mut scratch),
                     by_backtracking(&vocab, &piece),

@@ -277,6 +277,23 @@ pub fn char_end(text: &str, chars: usize) -> usize {
         .map_or(text.len(), |(at, _)| at)
 }
 
+/// `len` picks from `alphabet` by a xorshift generator kept in `seed`: random test text
+/// that is the same on every run.
+#[cfg(test)]
+fn picks<'a, T: Copy>(
+    seed: &'a mut u64,
+    alphabet: &'a [T],
+    len: usize,
+) -> impl Iterator<Item = T> + 'a {
+    std::iter::repeat_with(move || {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        alphabet[(*seed % alphabet.len() as u64) as usize]
+    })
+    .take(len)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,16 +339,8 @@ mod tests {
     fn long_pieces_count_as_tiktoken_does() {
         let reference = tiktoken_rs::o200k_base_singleton();
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut random = |alphabet: &[&str], len: usize| -> String {
-            (0..len)
-                .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    alphabet[(seed % alphabet.len() as u64) as usize]
-                })
-                .collect()
-        };
+        let mut random =
+            |alphabet: &[&str], len: usize| -> String { picks(&mut seed, alphabet, len).collect() };
         let mut texts = vec![
             "é".repeat(3000),
             " ".repeat(5000) + "x",
@@ -393,16 +402,7 @@ mod tests {
             pieces.push("ab".repeat((i % 9) as usize).into_bytes());
             // Every length up to past the longest remembered, of few letters: pieces that
             // differ in one byte only.
-            pieces.push(
-                (0..=i % 17)
-                    .map(|_| {
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        b"ab "[(seed % 3) as usize]
-                    })
-                    .collect(),
-            );
+            pieces.push(picks(&mut seed, b"ab ", (i % 17) as usize + 1).collect());
         }
         for _ in 0..2 {
             for piece in &pieces {
@@ -449,14 +449,7 @@ mod tests {
         let alphabet = [b'a', b'Z', b'1', b'9', b'\'', b' ', b'.', b'\n', 0xC3, 0xA9];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         for len in 0..2000 {
-            let text: Vec<u8> = (0..len % 40)
-                .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    alphabet[(seed % alphabet.len() as u64) as usize]
-                })
-                .collect();
+            let text: Vec<u8> = picks(&mut seed, &alphabet, len % 40).collect();
             assert_eq!(fewest(&text), fewest_by_stretches(&text), "{text:?}");
         }
         // Real code, line by line and whole: this crate's own.

@@ -228,14 +228,7 @@ mod tests {
         ];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         for len in 0..3000 {
-            let text: String = (0..len % 24)
-                .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    alphabet[(seed % alphabet.len() as u64) as usize]
-                })
-                .collect();
+            let text: String = super::super::picks(&mut seed, &alphabet, len % 24).collect();
             texts.push(text);
         }
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/read");
