@@ -134,40 +134,51 @@ pub fn fault_binary() -> &'static Path {
 }
 
 /// Reads `race` in `dir`, a link that [`while_swapping_link`] swaps between `a` and `b`,
-/// 330 times: every eleventh read is a process of its own (`cli` runs it), the
-/// others are calls to one `agentread --mcp` started with `mcp`, which reach the same
-/// check and open for a fraction of a process's cost. Returns the swaps and, for each
-/// read, what it printed and its exit status (a call's error code turned into the
-/// command line's status).
-pub fn reads_of_a_swapped_link(
+/// 330 times, and checks that no read shows `secret`: every eleventh read is a process
+/// of its own (`cli` runs it), the others are calls to one `agentread --mcp` started
+/// with `mcp`, which reach the same check and open for a fraction of a process's cost.
+/// Each read is shown or refused (`ACCESS_DENIED`, or `NOT_FOUND` mid-swap), and both
+/// were seen: the race was real, and never won.
+pub fn a_swapped_link_never_shows(
     dir: &Path,
     (a, b): (&Path, &Path),
     mut cli: impl FnMut() -> Output,
     mcp: &[&str],
-) -> (u64, Vec<(String, i32)>) {
+    secret: &str,
+) {
     let mut server = Server::start(dir, mcp, serde_json::json!({}));
-    let mut reads = Vec::new();
-    let mut id = 0;
+    let (mut shown, mut refused, mut id) = (0, 0, 0);
     let flips = while_swapping_link(&dir.join("race"), a, b, 330, || {
         id += 1;
-        if id % 11 == 0 {
+        let (text, code) = if id % 11 == 0 {
             let out = cli();
-            reads.push((stdout(&out), code(&out)));
+            let code = match code(&out) {
+                0 => None,
+                3 => Some("NOT_FOUND".to_string()),
+                4 => Some("ACCESS_DENIED".to_string()),
+                other => panic!("unexpected exit {other}: {}", stdout(&out)),
+            };
+            (stdout(&out), code)
         } else {
             server.read_call(id, serde_json::json!({"path": "race"}));
             let v = server.receive();
-            let answer = &v["result"]["structuredContent"];
-            let status = match answer["error"]["code"].as_str() {
-                None => 0,
-                Some("NOT_FOUND") => 3,
-                Some("ACCESS_DENIED") => 4,
-                Some(other) => panic!("unexpected {other}: {v}"),
-            };
-            reads.push((v.to_string(), status));
+            let code = v["result"]["structuredContent"]["error"]["code"].as_str();
+            (v.to_string(), code.map(str::to_string))
+        };
+        assert!(!text.contains(secret), "{secret} was shown: {text}");
+        match code.as_deref() {
+            None => shown += 1,
+            Some("ACCESS_DENIED") => refused += 1,
+            Some("NOT_FOUND") => {}
+            Some(other) => panic!("unexpected {other}: {text}"),
         }
     });
     server.finish();
-    (flips, reads)
+    assert!(
+        flips > 100,
+        "the link was not swapped often enough ({flips})"
+    );
+    assert!(shown > 0 && refused > 0, "shown {shown}, refused {refused}");
 }
 
 /// Swaps the symlink `link` between the targets `a` and `b` (atomically, by renaming a
