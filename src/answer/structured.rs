@@ -919,22 +919,10 @@ fn signatures_view<'a>(
     let cap = usize::try_from(page.limit.max(1))
         .unwrap_or(usize::MAX)
         .saturating_add(1);
-    let max_chars = page.max_line_chars.min(read::line::MAX_LINE_CHARS);
-    // The bytes and the tokens the entries so far take on a page at least (see
-    // [`lines_surely_over`]); the tokens only under a token budget.
-    let (mut least, mut least_tokens) = (0u64, 0u64);
-    let fewest = |entry: &[u8]| match page.max_tokens {
-        Some(_) if entry.len() as u64 <= max_chars => tokens::fewest(entry),
-        _ => 0,
-    };
-    let over = |least: u64, tokens: u64| {
-        least > page.max_bytes || page.max_tokens.is_some_and(|max| tokens > max)
-    };
+    // What the entries so far take on a page at least, each with its line end.
+    let mut least = Least::new(page);
     let mut n = lo;
-    while n <= hi
-        && view.entries.len() < cap
-        && !(view.entries.len() > 1 && over(least, least_tokens))
-    {
+    while n <= hi && view.entries.len() < cap && !(view.entries.len() > 1 && least.over()) {
         while runs.next_if(|run| run.last < n).is_some() {}
         match runs.peek() {
             Some(run) if run.first <= n => {
@@ -953,8 +941,7 @@ fn signatures_view<'a>(
                     .unwrap_or_default();
                 let mut marker = indent;
                 marker.extend_from_slice(format!("⋯ lines {n}-{last} (body of {name})").as_bytes());
-                least += (marker.len() as u64).min(max_chars) + 1;
-                least_tokens += fewest(&marker);
+                least.add(&marker, 1);
                 view.entries.push((n, Cow::Owned(marker)));
                 view.covers.push(last);
                 view.markers.push(Some(Elided {
@@ -965,8 +952,7 @@ fn signatures_view<'a>(
                 n = last + 1;
             }
             _ => {
-                least += (text(n).len() as u64).min(max_chars) + 1;
-                least_tokens += fewest(text(n));
+                least.add(text(n), 1);
                 view.entries.push((n, Cow::Borrowed(text(n))));
                 view.covers.push(n);
                 view.markers.push(None);
@@ -974,7 +960,7 @@ fn signatures_view<'a>(
             }
         }
     }
-    view.over = over(least, least_tokens);
+    view.over = least.over();
     Ok(view)
 }
 
@@ -1024,34 +1010,61 @@ fn plain_spec(request: &Request, spec: &WindowSpec, scope: &Scope) -> WindowSpec
     }
 }
 
-/// Whether lines `lo..=hi` of `source` surely pass the budget as a lines view, told
-/// without making it: a line shown whole (one of at most `max_line_chars` bytes has no
+/// What lines take on a page at least, told without rendering them, and whether that
+/// passes the budget: a line shown whole (one of at most `max_line_chars` bytes has no
 /// more characters) takes its bytes and at least [`tokens::fewest`] of them (a gutter
-/// and the line's end only add to either: each is set apart by a byte no piece crosses),
-/// and a line cut takes at least `max_line_chars` bytes. Reads only as far as the budget.
+/// and a line's end only add to either: each is set apart by a byte no piece crosses),
+/// and a line cut takes at least `max_line_chars` bytes. Tokens only under a token
+/// budget.
+struct Least<'s> {
+    spec: &'s WindowSpec,
+    cap: u64,
+    bytes: u64,
+    tokens: u64,
+}
+
+impl<'s> Least<'s> {
+    fn new(spec: &'s WindowSpec) -> Self {
+        let cap = spec.max_line_chars.min(read::line::MAX_LINE_CHARS);
+        Least {
+            spec,
+            cap,
+            bytes: 0,
+            tokens: 0,
+        }
+    }
+
+    /// Adds `line` and `end` bytes after it.
+    fn add(&mut self, line: &[u8], end: u64) {
+        let len = line.len() as u64;
+        self.bytes += len.min(self.cap) + end;
+        if len <= self.cap && self.spec.max_tokens.is_some() {
+            self.tokens += tokens::fewest(line);
+        }
+    }
+
+    fn over(&self) -> bool {
+        self.bytes > self.spec.max_bytes
+            || self.spec.max_tokens.is_some_and(|max| self.tokens > max)
+    }
+}
+
+/// Whether lines `lo..=hi` of `source` surely pass the budget as a lines view (see
+/// [`Least`]); reads only as far as the budget.
 fn lines_surely_over(source: &Source, lo: u64, hi: u64, spec: &WindowSpec) -> bool {
     // A notebook's or a PDF's lines are not its bytes; a first line shown from a later
     // character is not whole.
     if source.document.is_some() || spec.start_char > 1 {
         return false;
     }
-    let cap = spec.max_line_chars.min(read::line::MAX_LINE_CHARS);
-    let (mut bytes, mut least) = (0u64, 0u64);
+    let mut least = Least::new(spec);
     let lines = read::split_lines(source.bytes)
         .skip(usize::try_from(lo.saturating_sub(1)).unwrap_or(usize::MAX))
         .take(usize::try_from((hi + 1).saturating_sub(lo)).unwrap_or(usize::MAX));
     for line in lines {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let len = line.len() as u64;
-        if len <= cap {
-            bytes += len;
-            if spec.max_tokens.is_some() {
-                least += tokens::fewest(line);
-            }
-        } else {
-            bytes += cap;
-        }
-        if bytes > spec.max_bytes || spec.max_tokens.is_some_and(|max| least > max) {
+        // The last line may have no end: none is counted.
+        least.add(line.strip_suffix(b"\r").unwrap_or(line), 0);
+        if least.over() {
             return true;
         }
     }
