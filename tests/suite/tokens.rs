@@ -559,3 +559,35 @@ fn run() {
     );
     assert_eq!(v["data"]["symbols"][0]["start_line"], 2);
 }
+
+/// `--fit` asks whether the lines fit as a window shows them: lines cut at
+/// `--max-line-chars` take what is shown of them, not their whole length, under a byte
+/// budget and a token budget alike.
+#[test]
+fn fit_asks_whether_lines_fit_as_cut_to_max_line_chars() {
+    let ws = Workspace::new();
+    // Many pieces a line: counted whole, a line's fewest pieces alone pass the budget.
+    let long = "ab ".repeat(170);
+    let source: String = (0..20)
+        .map(|i| format!("fn f{i}() {{ let x = \"{long}\"; }}\n"))
+        .collect();
+    ws.file("long.rs", &source);
+    let view = |args: &[&str]| {
+        let mut all = vec!["long.rs", "--fit"];
+        all.extend(args);
+        ws.json(&all)["data"]["view"].as_str().unwrap().to_string()
+    };
+    assert_eq!(
+        view(&["--max-bytes", "2000", "--max-line-chars", "20"]),
+        "lines"
+    );
+    assert_eq!(view(&["--max-bytes", "2000"]), "outline");
+    let cut = ws.json(&["long.rs", "--max-line-chars", "20"]);
+    let cut_tokens = tokens(content(&cut));
+    let budget = cut_tokens.to_string();
+    assert_eq!(
+        view(&["--max-tokens", &budget, "--max-line-chars", "20"]),
+        "lines"
+    );
+    assert_eq!(view(&["--max-tokens", &budget]), "outline");
+}
