@@ -284,6 +284,8 @@ impl Stater {
         let stat = match name {
             b"" => rustix::fs::stat(base),
             _ => {
+                // Looked up before it is keyed: a directory already open costs no copy
+                // of its path.
                 let directory = match self.directories.get(parent) {
                     Some(directory) => directory,
                     None => {

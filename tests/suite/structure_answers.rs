@@ -493,6 +493,7 @@ fn a_maps_pages_reuse_the_map_while_its_tree_is_unchanged() {
         &["-s", "1", "-n", "3"][..],
         &["-s", "4", "-n", "3"],
         &["-s", "7", "-n", "3", "--format", "json"],
+        &["-s", "4", "-n", "3", "--format", "xml"],
         &["-s", "1", "-n", "100", "--format", "json"],
     ] {
         let fresh = run(page, false);
