@@ -6,6 +6,7 @@ mod common;
 mod agent;
 mod beyond;
 mod bounds;
+mod cache;
 mod content;
 mod deny;
 mod documents;

@@ -1,0 +1,153 @@
+//! What is kept between reads (SPEC §15): outlines by their content in a private
+//! directory, and a map's pages, which reuse the map while its tree is unchanged.
+
+use crate::common;
+
+use common::{Workspace, code, stderr, stdout};
+
+#[test]
+fn outlines_are_kept_by_content_in_a_private_directory() {
+    use std::os::unix::fs::PermissionsExt;
+    let ws = Workspace::new();
+    let cache = tempfile::tempdir().unwrap();
+    ws.file("a.rs", "fn one() {}\n\nfn two() {}\n");
+    let run = |args: &[&str]| {
+        ws.cmd()
+            .env_remove("AGENTREAD_NO_CACHE")
+            .env("XDG_CACHE_HOME", cache.path())
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let fresh = stdout(&ws.run(&["a.rs", "--outline"]));
+    assert_eq!(stdout(&run(&["a.rs", "--outline"])), fresh);
+    let dir = cache.path().join("agentread");
+    let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700);
+    let entries: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    assert_eq!(entries.len(), 1);
+    let entry = entries[0].path();
+    // The second read takes the kept outline: an entry edited by hand shows.
+    let kept = std::fs::read_to_string(&entry).unwrap();
+    std::fs::write(&entry, kept.replace("\"two\",\"two\"", "\"zwei\",\"zwei\"")).unwrap();
+    assert!(stdout(&run(&["a.rs#zwei", "--no-hint"])).contains("fn two"));
+    // Not with --no-cache or AGENTREAD_NO_CACHE=1.
+    let out = run(&["a.rs#zwei", "--no-cache"]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    let out = ws
+        .cmd()
+        .env("XDG_CACHE_HOME", cache.path())
+        .args(["a.rs#zwei"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 3);
+    // A foreign or broken entry is ignored and replaced.
+    std::fs::write(&entry, "not an outline").unwrap();
+    assert_eq!(stdout(&run(&["a.rs", "--outline"])), fresh);
+    assert_eq!(std::fs::read_to_string(&entry).unwrap(), kept);
+    // Another content is another entry; the same content elsewhere is the same one.
+    ws.file("b.rs", "fn one() {}\n\nfn two() {}\n");
+    run(&["b.rs", "--outline"]);
+    ws.file("c.rs", "fn three() {}\n");
+    run(&["c.rs", "--outline"]);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+}
+
+#[test]
+fn a_maps_pages_reuse_the_map_while_its_tree_is_unchanged() {
+    let ws = Workspace::new();
+    let cache = tempfile::tempdir().unwrap();
+    ws.file("a.rs", "fn one() {}\n\nfn two() {}\n");
+    ws.file("sub/b.py", "def three():\n    pass\n");
+    ws.file(
+        "sub/tool",
+        "#!/usr/bin/env python3\ndef four():\n    pass\n",
+    );
+    // Listed with why it was not parsed, by the kept map as by a fresh one.
+    ws.file("sub/blob.rs", "fn x() {}\n\0\0\0");
+    let run = |args: &[&str], cached: bool| {
+        let mut cmd = ws.cmd();
+        cmd.env("XDG_CACHE_HOME", cache.path());
+        if cached {
+            cmd.env_remove("AGENTREAD_NO_CACHE");
+        }
+        let mut args = args.to_vec();
+        args.extend([".", "--outline", "--no-hint"]);
+        mask_times(&stdout(&cmd.args(args).output().unwrap()))
+    };
+    let dir = cache.path().join("agentread");
+    let kept = || {
+        std::fs::read_dir(&dir)
+            .map(|d| {
+                d.flatten()
+                    .filter(|e| e.file_name().to_string_lossy().starts_with("map-"))
+                    .map(|e| e.path())
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+    };
+    // What changed within the last seconds is kept as changed (a write in the same clock
+    // tick could leave its times as they were): the next page makes the map again.
+    assert_eq!(run(&["-n", "3"], true), run(&["-n", "3"], false));
+    assert_eq!(kept().len(), 1);
+    std::thread::sleep(std::time::Duration::from_millis(3100));
+    for page in [
+        &["-s", "1", "-n", "3"][..],
+        &["-s", "4", "-n", "3"],
+        &["-s", "7", "-n", "3", "--format", "json"],
+        &["-s", "4", "-n", "3", "--format", "xml"],
+        &["-s", "1", "-n", "100", "--format", "json"],
+    ] {
+        let fresh = run(page, false);
+        assert_eq!(run(page, true), fresh);
+        assert_eq!(run(page, true), fresh);
+        assert_eq!(kept().len(), 1);
+    }
+    let whole = run(&["-n", "100", "--format", "json"], true);
+    assert!(
+        whole.contains(r#""not_parsed":"binary""#) && whole.contains(r#""status":"partial""#),
+        "{whole}"
+    );
+    // The pages come from the kept map: an edit by hand shows.
+    let edit = |from: &str, to: &str| {
+        let entry = kept().remove(0);
+        let text = String::from_utf8(std::fs::read(&entry).unwrap()).unwrap();
+        std::fs::write(&entry, text.replace(from, to)).unwrap();
+    };
+    edit("fn two() {}\n", "fn zwei() {}\n");
+    assert!(run(&["-n", "3"], true).contains("fn zwei"));
+    // A file written since is read again, and only it: what the map knew of the others
+    // (an edit by hand here) stays.
+    edit("def three():", "def drei():");
+    ws.file("a.rs", "fn one() {}\n\nfn two() {}\n\nfn five() {}\n");
+    let page = run(&["-n", "100"], true);
+    assert!(page.contains("fn five") && !page.contains("zwei"), "{page}");
+    assert_eq!(page.replace("drei", "three"), run(&["-n", "100"], false));
+    // A file added, a file removed.
+    ws.file("sub/c.go", "package c\n\nfunc Six() {}\n");
+    assert!(run(&["-n", "100"], true).contains("c.go"));
+    std::fs::remove_file(ws.path().join("sub/b.py")).unwrap();
+    assert!(!run(&["-n", "100"], true).contains("b.py"));
+    // An ignore file written since changes the map too.
+    ws.file("sub/.gitignore", "c.go\n");
+    let all = run(&["-n", "100"], true);
+    assert!(!all.contains("c.go"), "{all}");
+    assert_eq!(all, run(&["-n", "100"], false));
+}
+
+/// An answer with the times it took (`time_ms`, `Took N ms`) as `0`.
+fn mask_times(answer: &str) -> String {
+    let mut out = String::new();
+    let mut rest = answer;
+    while let Some(at) = ["\"time_ms\":", "time_ms=\"", "(Took "]
+        .iter()
+        .filter_map(|marker| rest.find(marker).map(|i| i + marker.len()))
+        .min()
+    {
+        out.push_str(&rest[..at]);
+        rest = rest[at..].trim_start_matches(|c: char| c.is_ascii_digit());
+        out.push('0');
+    }
+    out.push_str(rest);
+    out
+}
