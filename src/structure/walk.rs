@@ -78,6 +78,10 @@ struct Walker<'a, 't> {
     open: Vec<Open>,
     /// The last row of the last token passed, to tell whether a node starts its line.
     last_token_row: Option<usize>,
+    /// The first `{` at or after the last node asked about (`usize::MAX`: none), for
+    /// [`Walker::holds_no_definition`]. Nodes are asked about in pre-order, whose starts
+    /// never go back, so the source is searched once over.
+    next_brace: Option<usize>,
 }
 
 /// Appends the symbols of `tree`, parsed from the file `src`, to `out` in pre-order: those
@@ -111,6 +115,7 @@ pub(super) fn symbols(
         failed: None,
         open: Vec::new(),
         last_token_row: None,
+        next_brace: None,
     };
     let mut cursor = tree.walk();
     walker.enter(cursor.node(), None);
@@ -124,8 +129,8 @@ pub(super) fn symbols(
             return Err(error);
         }
         // A node that starts at `limit` or later is left out, and so are its siblings
-        // after it.
-        if cursor.goto_first_child() {
+        // after it. A node that can hold no definition is passed over whole, as a token.
+        if !walker.holds_no_definition(cursor.node()) && cursor.goto_first_child() {
             if cursor.node().start_byte() < limit {
                 walker.enter(cursor.node(), None);
                 continue;
@@ -156,6 +161,31 @@ pub(super) fn symbols(
 }
 
 impl<'t> Walker<'_, 't> {
+    /// Whether nothing below `node` can define a symbol: in a language whose definitions
+    /// below other nodes are all inside braces ([`Rules::braced`]), a node that defines
+    /// nothing itself and holds no `{`. Statements make most of a function's nodes; an
+    /// 8 MiB function of them spent a quarter of its outline's time in the walk.
+    fn holds_no_definition(&mut self, node: Node) -> bool {
+        // The root is always walked: a file of `mod a;` lines holds no brace.
+        if !self.rules.braced || self.frames.len() < 2 || self.rules.may_define(node) {
+            return false;
+        }
+        let (start, end) = (node.start_byte(), node.end_byte());
+        let next = match self.next_brace {
+            Some(at) if at >= start => at,
+            _ => {
+                let at = self
+                    .src
+                    .get(start..)
+                    .and_then(|rest| memchr::memchr(b'{', rest));
+                let at = at.map_or(usize::MAX, |i| start + i);
+                self.next_brace = Some(at);
+                at
+            }
+        };
+        next >= end
+    }
+
     /// Steps onto `node`, which `run` directly precedes, and lists it if it defines.
     fn enter(&mut self, node: Node<'t>, run: Option<Run>) {
         let own_line = self

@@ -20,6 +20,7 @@ pub(super) const SPEC: Spec = Spec {
         "namespace_definition",
     ],
     leading: &["comment"],
+    braced: false,
 };
 
 /// How many declarator wrappers (`*`, `&`, parentheses, attributes) are looked through

@@ -33,6 +33,7 @@ pub(super) const SPEC: Spec = Spec {
         "pair",
     ],
     leading: &["comment", "decorator"],
+    braced: false,
 };
 
 /// Statements around a declaration whose lines are the declaration's.

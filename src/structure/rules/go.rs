@@ -16,6 +16,7 @@ pub(super) const SPEC: Spec = Spec {
         "method_elem",
     ],
     leading: &["comment"],
+    braced: false,
 };
 
 fn classify(node: Node, cx: &Context) -> Option<Def> {

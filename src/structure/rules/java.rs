@@ -21,6 +21,7 @@ pub(super) const SPEC: Spec = Spec {
         "compact_constructor_declaration",
     ],
     leading: &["line_comment", "block_comment"],
+    braced: true,
 };
 
 fn classify(node: Node, cx: &Context) -> Option<Def> {

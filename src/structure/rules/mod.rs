@@ -52,6 +52,8 @@ pub(super) struct Rules {
     defining: Vec<bool>,
     /// By kind id: whether a node of that kind belongs to the definition below it.
     leading: Vec<bool>,
+    /// See [`Spec::braced`].
+    pub braced: bool,
 }
 
 /// What one language's rules module provides.
@@ -61,6 +63,12 @@ struct Spec {
     defining: &'static [&'static str],
     /// Comment, attribute and decorator kinds.
     leading: &'static [&'static str],
+    /// Whether every definition below a node of a kind outside `defining` lies inside
+    /// braces that node holds (Rust: an item in an expression is in a block; Java: a
+    /// class or method in an expression is in a class body). The walk then steps over a
+    /// node without a `{` instead of into it. Not so where a definition needs no braces
+    /// (Go's `type A int` inside `type_declaration`, an arrow function, Python).
+    braced: bool,
 }
 
 impl Rules {
@@ -78,12 +86,14 @@ impl Rules {
                 classify: |_, _| None,
                 defining: &[],
                 leading: &[],
+                braced: false,
             },
         };
         Rules {
             classify: spec.classify,
             defining: table(grammar, spec.defining),
             leading: table(grammar, spec.leading),
+            braced: spec.braced,
         }
     }
 

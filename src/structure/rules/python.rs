@@ -11,6 +11,7 @@ pub(super) const SPEC: Spec = Spec {
     classify,
     defining: &["function_definition", "class_definition"],
     leading: &["comment"],
+    braced: false,
 };
 
 fn classify(node: Node, cx: &Context) -> Option<Def> {

@@ -22,6 +22,7 @@ pub(super) const SPEC: Spec = Spec {
         "macro_definition",
     ],
     leading: &["line_comment", "block_comment", "attribute_item"],
+    braced: true,
 };
 
 fn classify(node: Node, cx: &Context) -> Option<Def> {

@@ -2,7 +2,7 @@
 //! Javadoc and annotations in their lines.
 
 use super::super::Language;
-use super::support::check;
+use super::support::{check, symbols};
 
 /// Types, methods and constructors.
 pub(super) const SOURCE: &str = r#"
@@ -54,4 +54,16 @@ fn types_methods_and_constructors() {
             ("Marker.value", "method", 25, 25, 25, 1),
         ],
     );
+}
+
+/// The walk passes over a declaration without a `{` whole (`Rules::braced`): a class in
+/// a lambda's block and a method of an anonymous class are still found.
+#[test]
+fn classes_and_methods_inside_expressions_are_found_past_fields_without_braces() {
+    let source = "class A {\n  Runnable r = () -> { class Local {} };\n  Object o = new Object() { public String toString() { return \"\"; } };\n  int x = 1;\n  void m() { int y = 2; }\n}\n";
+    let names: Vec<String> = symbols(Language::Java, source)
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    assert_eq!(names, ["A", "Local", "toString", "m"]);
 }

@@ -165,3 +165,19 @@ fn a_comment_after_an_attribute_or_a_comment_leads_too() {
         ],
     );
 }
+
+/// The walk passes over a statement without a `{` whole (`Rules::braced`): items inside
+/// a closure's or a block's braces are still found, and so are the items of a file whose
+/// lines hold no brace at all.
+#[test]
+fn items_inside_expressions_are_found_past_statements_without_braces() {
+    let names = |source: &str| -> Vec<String> {
+        symbols(Language::Rust, source)
+            .into_iter()
+            .map(|s| s.name)
+            .collect()
+    };
+    let source = "fn outer() {\n    let x = 1 + 2;\n    let f = || {\n        fn in_closure() {}\n    };\n    let y = { struct InBlock; 3 };\n    call(x, y);\n}\n";
+    assert_eq!(names(source), ["outer", "in_closure", "InBlock"]);
+    assert_eq!(names("mod a;\nmod b;\n"), ["a", "b"]);
+}
