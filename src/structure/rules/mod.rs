@@ -65,9 +65,10 @@ struct Spec {
     leading: &'static [&'static str],
     /// Whether every definition below a node of a kind outside `defining` lies inside
     /// braces that node holds (Rust: an item in an expression is in a block; Java: a
-    /// class or method in an expression is in a class body). The walk then steps over a
-    /// node without a `{` instead of into it. Not so where a definition needs no braces
-    /// (Go's `type A int` inside `type_declaration`, an arrow function, Python).
+    /// class or method in an expression is in a block or a class body). The walk then
+    /// steps over a node without a `{` instead of into it. Not so where a definition
+    /// needs no braces: Go's `type A int` inside `type_declaration`, an arrow function,
+    /// C++'s `f() = default;` inside a template, Python.
     braced: bool,
 }
 
