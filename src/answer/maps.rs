@@ -153,8 +153,9 @@ impl Recorder {
                 path.push(b'/');
             }
             path.extend_from_slice(name.as_bytes());
-            if self.stater.stat(base, &path).0 != b"-" {
-                self.stat(base, &path);
+            let (line, newest) = self.stater.stat(base, &path);
+            if line != b"-" {
+                self.record(&path, line, newest);
             }
         }
     }
@@ -167,6 +168,12 @@ impl Recorder {
 
     fn stat(&mut self, base: &Path, relative: &[u8]) -> Vec<u8> {
         let (line, newest) = self.stater.stat(base, relative);
+        self.record(relative, line, newest)
+    }
+
+    /// Keeps `relative`'s `stat` words `line`, whose latest time is `newest`; returns
+    /// them.
+    fn record(&mut self, relative: &[u8], line: Vec<u8>, newest: i64) -> Vec<u8> {
         if !self.whole {
             return line;
         }

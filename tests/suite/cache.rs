@@ -65,16 +65,7 @@ fn a_maps_pages_reuse_the_map_while_its_tree_is_unchanged() {
     );
     // Listed with why it was not parsed, by the kept map as by a fresh one.
     ws.file("sub/blob.rs", "fn x() {}\n\0\0\0");
-    let run = |args: &[&str], cached: bool| {
-        let mut cmd = ws.cmd();
-        cmd.env("XDG_CACHE_HOME", cache.path());
-        if cached {
-            cmd.env_remove("AGENTREAD_NO_CACHE");
-        }
-        let mut args = args.to_vec();
-        args.extend([".", "--outline", "--no-hint"]);
-        mask_times(&stdout(&cmd.args(args).output().unwrap()))
-    };
+    let run = |args: &[&str], cached: bool| map_page(&ws, cache.path(), args, cached);
     let dir = cache.path().join("agentread");
     let kept = || {
         std::fs::read_dir(&dir)
@@ -133,6 +124,40 @@ fn a_maps_pages_reuse_the_map_while_its_tree_is_unchanged() {
     let all = run(&["-n", "100"], true);
     assert!(!all.contains("c.go"), "{all}");
     assert_eq!(all, run(&["-n", "100"], false));
+}
+
+/// An ignore file that was there when a map was kept and is edited since changes the
+/// map's next page: its own `stat` is kept with the map (editing it leaves its
+/// directory's as it was).
+#[test]
+fn an_ignore_file_edited_since_a_map_was_kept_changes_its_pages() {
+    let ws = Workspace::new();
+    let cache = tempfile::tempdir().unwrap();
+    ws.file("a.rs", "fn one() {}\n");
+    ws.file("sub/b.rs", "fn two() {}\n");
+    ws.file("sub/.gitignore", "nothing\n");
+    let run = |cached: bool| map_page(&ws, cache.path(), &[], cached);
+    // Kept once its files' times have settled (see the test above), then read from.
+    std::thread::sleep(std::time::Duration::from_millis(3100));
+    assert_eq!(run(true), run(false));
+    assert!(run(true).contains("b.rs"));
+    ws.file("sub/.gitignore", "b.rs\n");
+    let page = run(true);
+    assert!(!page.contains("b.rs"), "{page}");
+    assert_eq!(page, run(false));
+}
+
+/// A page of the map of the workspace (`. --outline --no-hint` after `args`), its times
+/// masked, with the cache in `cache` when `cached`.
+fn map_page(ws: &Workspace, cache: &std::path::Path, args: &[&str], cached: bool) -> String {
+    let mut cmd = ws.cmd();
+    cmd.env("XDG_CACHE_HOME", cache);
+    if cached {
+        cmd.env_remove("AGENTREAD_NO_CACHE");
+    }
+    let mut args = args.to_vec();
+    args.extend([".", "--outline", "--no-hint"]);
+    mask_times(&stdout(&cmd.args(args).output().unwrap()))
 }
 
 /// An answer with the times it took (`time_ms`, `Took N ms`) as `0`.
