@@ -66,6 +66,13 @@ fn a_maps_pages_reuse_the_map_while_its_tree_is_unchanged() {
     // Listed with why it was not parsed, by the kept map as by a fresh one.
     ws.file("sub/blob.rs", "fn x() {}\n\0\0\0");
     let run = |args: &[&str], cached: bool| map_page(&ws, cache.path(), args, cached);
+    // A second tree, whose ignore file was there when its map was kept and is edited
+    // since (which leaves its directory's `stat` as it was); made now to share the wait.
+    let (ignoring, ignoring_cache) = (Workspace::new(), tempfile::tempdir().unwrap());
+    ignoring.file("a.rs", "fn one() {}\n");
+    ignoring.file("sub/b.rs", "fn two() {}\n");
+    ignoring.file("sub/.gitignore", "nothing\n");
+    let run_ignoring = |cached: bool| map_page(&ignoring, ignoring_cache.path(), &[], cached);
     let dir = cache.path().join("agentread");
     let kept = || {
         std::fs::read_dir(&dir)
@@ -94,6 +101,13 @@ fn a_maps_pages_reuse_the_map_while_its_tree_is_unchanged() {
         assert_eq!(run(page, true), fresh);
         assert_eq!(kept().len(), 1);
     }
+    // The second tree: its map kept, then read from; the edit shows on the next page.
+    assert_eq!(run_ignoring(true), run_ignoring(false));
+    assert!(run_ignoring(true).contains("b.rs"));
+    ignoring.file("sub/.gitignore", "b.rs\n");
+    let page = run_ignoring(true);
+    assert!(!page.contains("b.rs"), "{page}");
+    assert_eq!(page, run_ignoring(false));
     let whole = run(&["-n", "100", "--format", "json"], true);
     assert!(
         whole.contains(r#""not_parsed":"binary""#) && whole.contains(r#""status":"partial""#),
@@ -124,27 +138,6 @@ fn a_maps_pages_reuse_the_map_while_its_tree_is_unchanged() {
     let all = run(&["-n", "100"], true);
     assert!(!all.contains("c.go"), "{all}");
     assert_eq!(all, run(&["-n", "100"], false));
-}
-
-/// An ignore file that was there when a map was kept and is edited since changes the
-/// map's next page: its own `stat` is kept with the map (editing it leaves its
-/// directory's as it was).
-#[test]
-fn an_ignore_file_edited_since_a_map_was_kept_changes_its_pages() {
-    let ws = Workspace::new();
-    let cache = tempfile::tempdir().unwrap();
-    ws.file("a.rs", "fn one() {}\n");
-    ws.file("sub/b.rs", "fn two() {}\n");
-    ws.file("sub/.gitignore", "nothing\n");
-    let run = |cached: bool| map_page(&ws, cache.path(), &[], cached);
-    // Kept once its files' times have settled (see the test above), then read from.
-    std::thread::sleep(std::time::Duration::from_millis(3100));
-    assert_eq!(run(true), run(false));
-    assert!(run(true).contains("b.rs"));
-    ws.file("sub/.gitignore", "b.rs\n");
-    let page = run(true);
-    assert!(!page.contains("b.rs"), "{page}");
-    assert_eq!(page, run(false));
 }
 
 /// A page of the map of the workspace (`. --outline --no-hint` after `args`), its times
