@@ -11,15 +11,18 @@
 //! clock is not kept: a write in the same clock tick as the read it follows could leave
 //! them as they were.
 //!
-//! An entry: its build line and key, the `stat` lines, the files' lines (where each
+//! An entry: its build line and key, the sizes of its parts (so that a page reads only
+//! the parts it needs), the `stat` lines, the files' lines (where each
 //! file's path line is in the map, how many symbols it shows, and its `data.files` JSON),
 //! and the map's text. Kept as the outlines are: in the MCP server's memory, and for the
 //! command line in the cache directory, written atomically.
 
 use std::collections::{HashMap, VecDeque};
 use std::ffi::OsStr;
-use std::os::fd::OwnedFd;
+use std::io::Read;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, SystemTime};
@@ -98,7 +101,7 @@ impl From<OutlineError> for NotParsed {
 }
 
 /// What the first line of an entry starts with: the format, which a change of it renews.
-const MAGIC: &str = "agentread-map 1";
+const MAGIC: &str = "agentread-map 2";
 /// A map larger than this (its text and files) is not kept.
 const MAX_BYTES: usize = 16 << 20;
 /// The MCP server keeps maps of at most this many bytes in all.
@@ -122,6 +125,8 @@ pub struct Recorder {
     stats: Vec<u8>,
     files: Vec<u8>,
     text: Vec<u8>,
+    /// How many listed files show no symbols.
+    not_parsed: u64,
     stater: Stater,
     /// What was changed at or after this time (in seconds) is kept as changed.
     settled: i64,
@@ -138,6 +143,7 @@ impl Recorder {
             stats: Vec::new(),
             files: Vec::new(),
             text: Vec::new(),
+            not_parsed: 0,
             stater: Stater::default(),
             settled: i64::try_from(now.saturating_sub(SETTLE.as_secs())).unwrap_or(0),
             whole: true,
@@ -223,6 +229,7 @@ impl Recorder {
             .collect();
         let json = serde_json::json!([file.path, file.language, symbols, file.not_parsed]);
         let hash = hash.unwrap_or("-");
+        self.not_parsed += u64::from(file.not_parsed.is_some());
         // The lines the file takes after its path: its symbols', or the reason's.
         let lines = file.symbols.len() + usize::from(file.not_parsed.is_some());
         self.files
@@ -245,9 +252,16 @@ impl Recorder {
             return;
         }
         let mut entry = format!("{MAGIC} {}\n{key}\n", super::outlines::build()).into_bytes();
-        entry.extend_from_slice(format!("{}\n", count_lines(&self.stats)).as_bytes());
+        let sizes = format!(
+            "{} {} {} {} {}\n",
+            self.stats.len(),
+            self.files.len(),
+            self.text.len(),
+            count_lines(&self.files),
+            self.not_parsed
+        );
+        entry.extend_from_slice(sizes.as_bytes());
         entry.extend_from_slice(&self.stats);
-        entry.extend_from_slice(format!("{}\n", count_lines(&self.files)).as_bytes());
         entry.extend_from_slice(&self.files);
         entry.extend_from_slice(&self.text);
         match request.mode {
@@ -281,6 +295,38 @@ impl Stater {
         (line, newest)
     }
 
+    /// The directory `relative` to the root, opened once: from its parent's descriptor,
+    /// so that no path is looked up from the root more than once.
+    fn directory(&mut self, base: &Path, relative: &[u8]) -> Option<BorrowedFd<'_>> {
+        if !self.directories.contains_key(relative) {
+            let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            let opened = match memchr::memrchr(b'/', relative) {
+                _ if relative.is_empty() => rustix::fs::open(base, flags, FileMode::empty()).ok(),
+                at => {
+                    let (parent, name) = match at {
+                        Some(slash) => (&relative[..slash], &relative[slash + 1..]),
+                        None => (&b""[..], relative),
+                    };
+                    match self.directory(base, parent) {
+                        Some(fd) => rustix::fs::openat(
+                            fd,
+                            OsStr::from_bytes(name),
+                            flags,
+                            FileMode::empty(),
+                        )
+                        .ok(),
+                        None => None,
+                    }
+                }
+            };
+            self.directories.insert(relative.to_vec(), opened);
+        }
+        self.directories
+            .get(relative)?
+            .as_ref()
+            .map(|fd| fd.as_fd())
+    }
+
     /// [`Stater::stat`], its words written to `line` (cleared first): a map's every page
     /// checks every file, so no string is made for each.
     fn stat_into(&mut self, base: &Path, relative: &[u8], line: &mut Vec<u8>) -> i64 {
@@ -290,23 +336,10 @@ impl Stater {
         };
         let stat = match name {
             b"" => rustix::fs::stat(base),
-            _ => {
-                // Looked up before it is keyed: a directory already open costs no copy
-                // of its path.
-                let directory = match self.directories.get(parent) {
-                    Some(directory) => directory,
-                    None => {
-                        let path = base.join(OsStr::from_bytes(parent));
-                        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-                        let fd = rustix::fs::open(&path, flags, FileMode::empty()).ok();
-                        self.directories.entry(parent.to_vec()).or_insert(fd)
-                    }
-                };
-                match directory {
-                    Some(fd) => rustix::fs::statat(fd, OsStr::from_bytes(name), AtFlags::empty()),
-                    None => Err(rustix::io::Errno::NOENT),
-                }
-            }
+            _ => match self.directory(base, parent) {
+                Some(fd) => rustix::fs::statat(fd, OsStr::from_bytes(name), AtFlags::empty()),
+                None => Err(rustix::io::Errno::NOENT),
+            },
         };
         line.clear();
         let Ok(m) = stat else {
@@ -330,80 +363,161 @@ impl Stater {
     }
 }
 
-/// The key of the map of `real` (relative to the root) under this request's settings.
+/// The key of the map of `real` (relative to the root) under this request's settings:
+/// all that names the map, written out on one line, which the entry's second line must
+/// equal.
 pub fn key(request: &Request, real: &str) -> String {
-    let mut hasher = blake3::Hasher::new();
-    hasher.update(MAGIC.as_bytes());
-    hasher.update(super::outlines::build().as_bytes());
-    hasher.update(b"\0");
-    hasher.update(request.root.path_of("").as_os_str().as_bytes());
-    hasher.update(b"\0");
-    hasher.update(real.as_bytes());
-    let settings = format!(
-        "\0{}\0{:?}\0{:?}",
-        request.settings.max_line_chars, request.encoding, request.settings.deny
+    let key = format!(
+        "{:?} {:?} {} {:?} {:?}",
+        request.root.path_of("").as_os_str(),
+        real,
+        request.settings.max_line_chars,
+        request.encoding,
+        request.settings.deny
     );
-    hasher.update(settings.as_bytes());
-    hasher.finalize().to_hex().to_string()
+    key.replace('\n', "\\n")
 }
 
+/// The entry's file name: 128 bits of hash of its key. SipHash, not BLAKE3: a page of a
+/// kept map hashes nothing else, and BLAKE3's first use asks the CPU what it can do,
+/// which costs more in a virtual machine than the rest of the hashing. The names are
+/// not trusted: the entry holds the key whole.
 fn entry_name(key: &str) -> String {
-    format!("map-{key}")
+    use std::hash::{Hash, Hasher};
+    let half = |seed: u8| {
+        let mut hasher = std::hash::DefaultHasher::new();
+        seed.hash(&mut hasher);
+        key.hash(&mut hasher);
+        hasher.finish()
+    };
+    format!("map-{:016x}{:016x}", half(1), half(2))
 }
 
-/// A kept map that is still the map of its tree.
-pub struct Kept {
-    entry: Arc<Vec<u8>>,
-    /// Where the `stat` lines are in `entry`, and where the files' lines and the text
-    /// start.
-    stats: std::ops::Range<usize>,
-    files: usize,
-    file_count: usize,
-    text: usize,
+/// Where a kept map's parts are: in the MCP server's memory, or in the cache directory,
+/// read a part at a time.
+enum Store {
+    Memory(Arc<Vec<u8>>),
+    Disk(std::fs::File),
 }
+
+impl Store {
+    /// The bytes at `range`.
+    fn bytes(&self, range: std::ops::Range<usize>) -> Option<std::borrow::Cow<'_, [u8]>> {
+        match self {
+            Store::Memory(entry) => entry.get(range).map(std::borrow::Cow::Borrowed),
+            Store::Disk(file) => {
+                let mut bytes = vec![0; range.len()];
+                file.read_exact_at(&mut bytes, range.start as u64).ok()?;
+                Some(std::borrow::Cow::Owned(bytes))
+            }
+        }
+    }
+
+    /// The bytes from `at` to the end, as they are read.
+    fn reader(&self, at: usize) -> Box<dyn std::io::Read + '_> {
+        match self {
+            Store::Memory(entry) => {
+                Box::new(std::io::Cursor::new(entry.get(at..).unwrap_or_default()))
+            }
+            Store::Disk(file) => Box::new(ReadAt {
+                file,
+                at: at as u64,
+            }),
+        }
+    }
+}
+
+/// A file read from an offset on, without moving its position.
+struct ReadAt<'f> {
+    file: &'f std::fs::File,
+    at: u64,
+}
+
+impl std::io::Read for ReadAt<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.file.read_at(buf, self.at)?;
+        self.at += n as u64;
+        Ok(n)
+    }
+}
+
+/// A kept map, whether or not its tree has changed since. Only what a page needs is
+/// read: its `stat` lines to check, then the text from the page on, and the files' lines
+/// for JSON (a tree of 600 files keeps 2 MB, which a page read whole spent a third of
+/// its time on).
+pub struct Kept {
+    store: Store,
+    /// The `stat` lines.
+    stats: Vec<u8>,
+    /// Where the files' lines and the text start in the entry.
+    files: std::ops::Range<usize>,
+    file_count: usize,
+    not_parsed: u64,
+}
+
+/// How many bytes of an entry are read first: its header and, in most trees, all of its
+/// `stat` lines.
+const HEAD_BYTES: usize = 64 << 10;
 
 impl Kept {
     /// The map kept under `key`, if there is one, whether or not its tree has changed.
     pub fn load(request: &Request, key: &str) -> Option<Kept> {
-        let entry = match request.mode {
-            Mode::Mcp => memory_get(key)?,
+        let (store, head) = match request.mode {
+            Mode::Mcp => {
+                let entry = memory_get(key)?;
+                (Store::Memory(Arc::clone(&entry)), entry)
+            }
             Mode::CommandLine { .. } | Mode::Call => {
                 let dir = super::outlines::directory()?;
-                Arc::new(std::fs::read(dir.join(entry_name(key))).ok()?)
+                let mut file = std::fs::File::open(dir.join(entry_name(key))).ok()?;
+                let mut head = Vec::with_capacity(HEAD_BYTES);
+                std::io::Read::by_ref(&mut file)
+                    .take(HEAD_BYTES as u64)
+                    .read_to_end(&mut head)
+                    .ok()?;
+                (Store::Disk(file), Arc::new(head))
             }
         };
         let mut at = 0;
         let header = format!("{MAGIC} {}", super::outlines::build());
-        if next_line(&entry, &mut at)? != header.as_bytes()
-            || next_line(&entry, &mut at)? != key.as_bytes()
+        if next_line(&head, &mut at)? != header.as_bytes()
+            || next_line(&head, &mut at)? != key.as_bytes()
         {
             return None;
         }
-        let count = |line: &[u8]| std::str::from_utf8(line).ok()?.parse::<usize>().ok();
-        let stat_count = count(next_line(&entry, &mut at)?)?;
-        let stats = at;
-        for _ in 0..stat_count {
-            next_line(&entry, &mut at)?;
+        // `STATS FILES TEXT FILE_COUNT NOT_PARSED`: the first three in bytes.
+        let sizes = std::str::from_utf8(next_line(&head, &mut at)?).ok()?;
+        let mut numbers = sizes.split(' ').map(|n| n.parse::<usize>().ok());
+        let mut number = || numbers.next().flatten();
+        let (stats_len, files_len, text_len, file_count, not_parsed) =
+            (number()?, number()?, number()?, number()?, number()?);
+        let stats = at..at.checked_add(stats_len)?;
+        let files = stats.end..stats.end.checked_add(files_len)?;
+        // An entry cut short or grown is not this map.
+        let whole = files.end.checked_add(text_len)? as u64;
+        let len = match &store {
+            Store::Memory(entry) => entry.len() as u64,
+            Store::Disk(file) => file.metadata().ok()?.len(),
+        };
+        if len != whole {
+            return None;
         }
-        let stats = stats..at;
-        let file_count = count(next_line(&entry, &mut at)?)?;
-        let files = at;
-        for _ in 0..file_count {
-            next_line(&entry, &mut at)?;
-        }
-        let text = at;
+        let stats = match head.get(stats.clone()) {
+            Some(bytes) => bytes.to_vec(),
+            None => store.bytes(stats)?.into_owned(),
+        };
         Some(Kept {
-            entry,
+            store,
             stats,
             files,
             file_count,
-            text,
+            not_parsed: not_parsed as u64,
         })
     }
 
     /// The `stat` lines: each as it was recorded, and its path.
     fn stats(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
-        crate::read::split_lines(&self.entry[self.stats.clone()])
+        crate::read::split_lines(&self.stats)
             .filter(|line| !line.is_empty())
             .filter_map(|line| {
                 // The signature is five words (or `-` or `?`), then the path.
@@ -415,14 +529,27 @@ impl Kept {
             })
     }
 
-    /// Whether nothing the map was made from has changed since.
+    /// Whether nothing the map was made from has changed since. A tree of hundreds of
+    /// files is checked by two threads: the `stat` calls are most of a kept page's work.
     pub fn holds(&self, request: &Request) -> bool {
         let base = request.root.path_of("");
-        let mut stater = Stater::default();
-        let mut line = Vec::new();
-        self.stats().all(|(recorded, path)| {
-            stater.stat_into(&base, path, &mut line);
-            line == recorded
+        let stats: Vec<(&[u8], &[u8])> = self.stats().collect();
+        let holds = |part: &[(&[u8], &[u8])]| {
+            let mut stater = Stater::default();
+            let mut line = Vec::new();
+            part.iter().all(|(recorded, path)| {
+                stater.stat_into(&base, path, &mut line);
+                line == *recorded
+            })
+        };
+        if stats.len() < SPLIT_STATS {
+            return holds(&stats);
+        }
+        let (first, second) = stats.split_at(stats.len() / 2);
+        std::thread::scope(|scope| {
+            let other = scope.spawn(|| holds(second));
+            let here = holds(first);
+            other.join().unwrap_or(false) && here
         })
     }
 
@@ -432,8 +559,9 @@ impl Kept {
             .stats()
             .map(|(recorded, path)| (path.to_vec(), recorded.to_vec()))
             .collect();
-        let text = self.text();
-        let lines: Vec<&[u8]> = crate::read::split_lines(text).collect();
+        let mut text = Vec::new();
+        let _ = self.store.reader(self.files.end).read_to_end(&mut text);
+        let lines: Vec<&[u8]> = crate::read::split_lines(&text).collect();
         let mut listed = HashMap::new();
         for (first, hash, file) in self.all_files() {
             // Symbol i is the map's line first + 1 + i, the index first + i.
@@ -450,11 +578,21 @@ impl Kept {
         Previous { stats, listed }
     }
 
+    /// The files' lines: `FIRST COUNT HASH JSON` each.
+    fn file_lines(&self) -> Vec<Vec<u8>> {
+        let Some(block) = self.store.bytes(self.files.clone()) else {
+            return Vec::new();
+        };
+        crate::read::split_lines(&block)
+            .take(self.file_count)
+            .map(<[u8]>::to_vec)
+            .collect()
+    }
+
     /// Every file with its path line and hash.
     fn all_files(&self) -> Vec<(u64, Option<String>, MapFile)> {
-        let block = &self.entry[self.files..self.text];
         let mut out = Vec::new();
-        for line in crate::read::split_lines(block).take(self.file_count) {
+        for line in self.file_lines() {
             let mut words = line.splitn(4, |&b| b == b' ');
             let number = |w: Option<&[u8]>| std::str::from_utf8(w?).ok()?.parse::<u64>().ok();
             let (first, _, hash, json) = (
@@ -474,25 +612,20 @@ impl Kept {
         out
     }
 
-    /// The map's text.
-    pub fn text(&self) -> &[u8] {
-        &self.entry[self.text..]
+    /// The map's text, as it is read.
+    pub fn text(&self) -> impl std::io::Read + '_ {
+        self.store.reader(self.files.end)
     }
 
     /// How many files of the whole map are listed without their symbols.
     pub fn not_parsed(&self) -> u64 {
-        let block = &self.entry[self.files..self.text];
-        crate::read::split_lines(block)
-            .take(self.file_count)
-            .filter(|line| !line.ends_with(b",null]"))
-            .count() as u64
+        self.not_parsed
     }
 
     /// The files with a path or symbol line in `lines`, each with its path line.
     pub fn files(&self, lines: std::ops::RangeInclusive<u64>) -> Vec<(u64, MapFile)> {
         let mut out = Vec::new();
-        let block = &self.entry[self.files..self.text];
-        for line in crate::read::split_lines(block).take(self.file_count) {
+        for line in self.file_lines() {
             let mut words = line.splitn(4, |&b| b == b' ');
             let number = |w: Option<&[u8]>| std::str::from_utf8(w?).ok()?.parse::<u64>().ok();
             let (Some(first), Some(count), Some(_hash), Some(json)) = (
@@ -513,6 +646,10 @@ impl Kept {
         out
     }
 }
+
+/// From how many `stat` lines a kept map is checked by two threads: below, starting the
+/// second costs more than it saves.
+const SPLIT_STATS: usize = 256;
 
 /// The line of `entry` that starts at `at`, without its newline; `at` moves past it.
 fn next_line<'e>(entry: &'e [u8], at: &mut usize) -> Option<&'e [u8]> {
