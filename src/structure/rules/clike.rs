@@ -21,6 +21,17 @@ pub(super) const SPEC: Spec = Spec {
     ],
     leading: &["comment"],
     braced: false,
+    // A lambda's body or a local class is in braces; a function without them
+    // (`f() = default;`) is never in a statement.
+    in_braces: &[
+        "expression_statement",
+        "return_statement",
+        "declaration",
+        "throw_statement",
+        "co_return_statement",
+        "co_yield_statement",
+    ],
+    nowhere: &[],
 };
 
 /// How many declarator wrappers (`*`, `&`, parentheses, attributes) are looked through

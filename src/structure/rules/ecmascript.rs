@@ -34,6 +34,9 @@ pub(super) const SPEC: Spec = Spec {
     ],
     leading: &["comment", "decorator"],
     braced: false,
+    // `exports.x = () => 1` defines without braces.
+    in_braces: &[],
+    nowhere: &[],
 };
 
 /// Statements around a declaration whose lines are the declaration's.

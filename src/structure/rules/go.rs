@@ -17,6 +17,21 @@ pub(super) const SPEC: Spec = Spec {
     ],
     leading: &["comment"],
     braced: false,
+    // A function literal's body and an interface's methods are in braces.
+    in_braces: &[
+        "expression_statement",
+        "return_statement",
+        "assignment_statement",
+        "short_var_declaration",
+        "inc_statement",
+        "dec_statement",
+        "send_statement",
+        "go_statement",
+        "defer_statement",
+        "var_declaration",
+        "const_declaration",
+    ],
+    nowhere: &[],
 };
 
 fn classify(node: Node, cx: &Context) -> Option<Def> {

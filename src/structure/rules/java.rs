@@ -22,6 +22,8 @@ pub(super) const SPEC: Spec = Spec {
     ],
     leading: &["line_comment", "block_comment"],
     braced: true,
+    in_braces: &[],
+    nowhere: &[],
 };
 
 fn classify(node: Node, cx: &Context) -> Option<Def> {

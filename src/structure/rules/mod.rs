@@ -52,8 +52,19 @@ pub(super) struct Rules {
     defining: Vec<bool>,
     /// By kind id: whether a node of that kind belongs to the definition below it.
     leading: Vec<bool>,
-    /// See [`Spec::braced`].
-    pub braced: bool,
+    /// By kind id: where, below a node of that kind, a definition can be.
+    inside: Vec<Inside>,
+}
+
+/// Where, below a node that defines nothing, a definition can be: what lets the walk step
+/// over the node instead of into it (a statement of a long function, a long literal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Inside {
+    Anywhere,
+    /// Only inside braces the node holds.
+    InBraces,
+    /// Nowhere.
+    Nowhere,
 }
 
 /// What one language's rules module provides.
@@ -70,6 +81,12 @@ struct Spec {
     /// needs no braces: Go's `type A int` inside `type_declaration`, an arrow function,
     /// C++'s `f() = default;` inside a template, Python.
     braced: bool,
+    /// Kinds below which definitions are only inside braces, where `braced` is false: the
+    /// statements of a function body whose insides are expressions.
+    in_braces: &'static [&'static str],
+    /// Kinds below which no definition can be (the grammar puts none there): Python's
+    /// expression statements, which hold its longest literals.
+    nowhere: &'static [&'static str],
 }
 
 impl Rules {
@@ -88,14 +105,33 @@ impl Rules {
                 defining: &[],
                 leading: &[],
                 braced: false,
+                in_braces: &[],
+                nowhere: &[],
             },
         };
+        let in_braces = table(grammar, spec.in_braces);
+        let nowhere = table(grammar, spec.nowhere);
+        let inside = (0..in_braces.len())
+            .map(|id| match (nowhere[id], spec.braced || in_braces[id]) {
+                (true, _) => Inside::Nowhere,
+                (false, true) => Inside::InBraces,
+                (false, false) => Inside::Anywhere,
+            })
+            .collect();
         Rules {
             classify: spec.classify,
             defining: table(grammar, spec.defining),
             leading: table(grammar, spec.leading),
-            braced: spec.braced,
+            inside,
         }
+    }
+
+    /// Where, below `node` (which defines nothing), a definition can be.
+    pub fn inside(&self, node: Node) -> Inside {
+        self.inside
+            .get(usize::from(node.kind_id()))
+            .copied()
+            .unwrap_or(Inside::Anywhere)
     }
 
     /// Whether `node` is of a kind that may define a symbol.

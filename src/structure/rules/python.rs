@@ -12,6 +12,26 @@ pub(super) const SPEC: Spec = Spec {
     defining: &["function_definition", "class_definition"],
     leading: &["comment"],
     braced: false,
+    in_braces: &[],
+    nowhere: &[
+        "expression_statement",
+        "return_statement",
+        "import_statement",
+        "import_from_statement",
+        "future_import_statement",
+        "assert_statement",
+        "delete_statement",
+        "raise_statement",
+        "pass_statement",
+        "break_statement",
+        "continue_statement",
+        "global_statement",
+        "nonlocal_statement",
+        "print_statement",
+        "exec_statement",
+        "type_alias_statement",
+        "decorator",
+    ],
 };
 
 fn classify(node: Node, cx: &Context) -> Option<Def> {

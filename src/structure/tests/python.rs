@@ -68,3 +68,23 @@ fn a_comment_in_the_previous_block_is_not_the_next_definitions() {
         &[("f", "function", 1, 1, 4, 0), ("g", "function", 5, 5, 6, 0)],
     );
 }
+
+/// The walk passes over expression statements, decorators and other simple statements
+/// whole ([`Inside::Nowhere`](super::super::rules)): the definitions around them are
+/// all found, with their decorators' lines, and so are those of a tree with an error in
+/// an expression, whose insides are walked.
+#[test]
+fn definitions_are_found_past_statements_passed_over_whole() {
+    let names = |source: &str| -> Vec<String> {
+        super::support::symbols(Language::Python, source)
+            .into_iter()
+            .map(|s| s.qualified_name)
+            .collect()
+    };
+    let source = "@decorate(lambda x: x, {\"a\": 1})\ndef f():\n    x = {\"k\": [1, 2, 3]}\n    return [y for y in x]\n\nclass C:\n    z = 1\n    def m(self):\n        pass\n\nif True:\n    def g():\n        pass\n";
+    assert_eq!(names(source), ["f", "C", "C.m", "g"]);
+    let rows = super::support::rows(Language::Python, source);
+    assert_eq!((rows[0].2, rows[0].4), (1, 4), "{rows:?}");
+    let broken = "x = [\ndef f():\n    pass\n\nclass D:\n    def m(self):\n        pass\n";
+    assert_eq!(names(broken), ["f", "D", "D.m"]);
+}
