@@ -261,6 +261,7 @@ impl Recorder {
             self.not_parsed
         );
         entry.extend_from_slice(sizes.as_bytes());
+        entry.extend_from_slice(index_line(&self.text).as_bytes());
         entry.extend_from_slice(&self.stats);
         entry.extend_from_slice(&self.files);
         entry.extend_from_slice(&self.text);
@@ -277,6 +278,24 @@ impl Recorder {
 
 fn count_lines(bytes: &[u8]) -> usize {
     memchr::memchr_iter(b'\n', bytes).count()
+}
+
+/// A kept map's text is indexed by the offset of every this many lines.
+const INDEX_EVERY: u64 = 256;
+
+/// The index line: how many lines `text` has, then where lines 1, 1 + [`INDEX_EVERY`],
+/// 1 + 2 × [`INDEX_EVERY`] … start.
+fn index_line(text: &[u8]) -> String {
+    let mut line = count_lines(text).to_string();
+    line.push_str(" 0");
+    let ends = memchr::memchr_iter(b'\n', text).skip(INDEX_EVERY as usize - 1);
+    for end in ends.step_by(INDEX_EVERY as usize) {
+        if end + 1 < text.len() {
+            line.push_str(&format!(" {}", end + 1));
+        }
+    }
+    line.push('\n');
+    line
 }
 
 /// `stat` by directory: each directory opened once, its entries looked up in it (a path
@@ -378,7 +397,7 @@ pub fn key(request: &Request, real: &str) -> String {
     key.replace('\n', "\\n")
 }
 
-/// The entry's file name: 128 bits of hash of its key. SipHash, not BLAKE3: a page of a
+/// The entry's file name: 128 bits of hash of this build and the key. SipHash, not BLAKE3: a page of a
 /// kept map hashes nothing else, and BLAKE3's first use asks the CPU what it can do,
 /// which costs more in a virtual machine than the rest of the hashing. The names are
 /// not trusted: the entry holds the key whole.
@@ -387,6 +406,7 @@ fn entry_name(key: &str) -> String {
     let half = |seed: u8| {
         let mut hasher = std::hash::DefaultHasher::new();
         seed.hash(&mut hasher);
+        super::outlines::build().hash(&mut hasher);
         key.hash(&mut hasher);
         hasher.finish()
     };
@@ -441,6 +461,18 @@ impl std::io::Read for ReadAt<'_> {
     }
 }
 
+/// This many empty lines, as they are read.
+struct Newlines(u64);
+
+impl std::io::Read for Newlines {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(usize::try_from(self.0).unwrap_or(usize::MAX));
+        buf[..n].fill(b'\n');
+        self.0 -= n as u64;
+        Ok(n)
+    }
+}
+
 /// A kept map, whether or not its tree has changed since. Only what a page needs is
 /// read: its `stat` lines to check, then the text from the page on, and the files' lines
 /// for JSON (a tree of 600 files keeps 2 MB, which a page read whole spent a third of
@@ -449,6 +481,10 @@ pub struct Kept {
     store: Store,
     /// The `stat` lines.
     stats: Vec<u8>,
+    /// Where lines 1, 1 + [`INDEX_EVERY`] … start in the text.
+    index: Vec<usize>,
+    total_lines: u64,
+    text_len: usize,
     /// Where the files' lines and the text start in the entry.
     files: std::ops::Range<usize>,
     file_count: usize,
@@ -491,6 +527,14 @@ impl Kept {
         let mut number = || numbers.next().flatten();
         let (stats_len, files_len, text_len, file_count, not_parsed) =
             (number()?, number()?, number()?, number()?, number()?);
+        // `LINES OFFSET…`: the text's line count and where every 256th line starts.
+        let index = std::str::from_utf8(next_line(&head, &mut at)?).ok()?;
+        let mut index = index.split(' ').map(|n| n.parse::<usize>().ok());
+        let total_lines = index.next().flatten()? as u64;
+        let index = index.collect::<Option<Vec<usize>>>()?;
+        if index.first() != Some(&0) || index.windows(2).any(|w| w[0] >= w[1]) {
+            return None;
+        }
         let stats = at..at.checked_add(stats_len)?;
         let files = stats.end..stats.end.checked_add(files_len)?;
         // An entry cut short or grown is not this map.
@@ -499,7 +543,7 @@ impl Kept {
             Store::Memory(entry) => entry.len() as u64,
             Store::Disk(file) => file.metadata().ok()?.len(),
         };
-        if len != whole {
+        if len != whole || index.last().is_some_and(|&last| last >= text_len.max(1)) {
             return None;
         }
         let stats = match head.get(stats.clone()) {
@@ -509,6 +553,9 @@ impl Kept {
         Some(Kept {
             store,
             stats,
+            index,
+            total_lines,
+            text_len,
             files,
             file_count,
             not_parsed: not_parsed as u64,
@@ -560,7 +607,11 @@ impl Kept {
             .map(|(recorded, path)| (path.to_vec(), recorded.to_vec()))
             .collect();
         let mut text = Vec::new();
-        let _ = self.store.reader(self.files.end).read_to_end(&mut text);
+        let _ = self
+            .store
+            .reader(self.files.end)
+            .take(self.text_len as u64)
+            .read_to_end(&mut text);
         let lines: Vec<&[u8]> = crate::read::split_lines(&text).collect();
         let mut listed = HashMap::new();
         for (first, hash, file) in self.all_files() {
@@ -612,9 +663,29 @@ impl Kept {
         out
     }
 
-    /// The map's text, as it is read.
-    pub fn text(&self) -> impl std::io::Read + '_ {
-        self.store.reader(self.files.end)
+    /// The map's text for a window over `lines`: those lines as they are, every other
+    /// line as an empty one. The window reader numbers, pages and counts lines by their
+    /// newlines alone, and shows only `lines`, so its answer is the whole text's; a page
+    /// deep in the map of a large tree then reads a few KiB of it, not megabytes.
+    pub fn page(&self, lines: std::ops::RangeInclusive<u64>) -> impl std::io::Read + '_ {
+        // Block b of the index holds lines b × EVERY + 1 ..= (b + 1) × EVERY.
+        let first = (lines.start().saturating_sub(1) / INDEX_EVERY) as usize;
+        let last = (lines.end().saturating_sub(1) / INDEX_EVERY) as usize;
+        let (from, before) = match self.index.get(first) {
+            Some(&at) => (at, first as u64 * INDEX_EVERY),
+            None => (self.text_len, self.total_lines),
+        };
+        let (to, through) = match self.index.get(last + 1) {
+            Some(&at) => (at, (last as u64 + 1) * INDEX_EVERY),
+            None => (self.text_len, self.total_lines),
+        };
+        let to = to.max(from);
+        let start = self.files.end;
+        Newlines(before)
+            .chain(self.store.reader(start + from).take((to - from) as u64))
+            .chain(Newlines(
+                self.total_lines.saturating_sub(through.max(before)),
+            ))
     }
 
     /// How many files of the whole map are listed without their symbols.

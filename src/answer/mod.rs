@@ -215,7 +215,7 @@ fn read_map(
         .and_then(|key| maps::Kept::load(request, key));
     let (read, found, not_parsed) = match kept {
         Some(kept) if kept.holds(request) => {
-            let input = read::TextInput::Stream(kept.text());
+            let input = read::TextInput::Stream(kept.page(keep.clone()));
             let read = read::text(input, "", options, None).map_err(refused)?;
             // `data.files` is not printed as text: its symbols are not decoded for it.
             let files = match request.format {

@@ -73,6 +73,16 @@ fn a_maps_pages_reuse_the_map_while_its_tree_is_unchanged() {
     ignoring.file("sub/b.rs", "fn two() {}\n");
     ignoring.file("sub/.gitignore", "nothing\n");
     let run_ignoring = |cached: bool| map_page(&ignoring, ignoring_cache.path(), &[], cached);
+    // A third, whose map is longer than the 256 lines a kept map's index steps by: a
+    // page read from it holds only its own lines and the others as empty ones.
+    let (long, long_cache) = (Workspace::new(), tempfile::tempdir().unwrap());
+    for file in 0..30 {
+        let fns: String = (0..10)
+            .map(|f| format!("fn f{file}_{f}() {{}}\n"))
+            .collect();
+        long.file(&format!("m{file:02}.rs"), &fns);
+    }
+    let run_long = |args: &[&str], cached: bool| map_page(&long, long_cache.path(), args, cached);
     let dir = cache.path().join("agentread");
     let kept = || {
         std::fs::read_dir(&dir)
@@ -100,6 +110,19 @@ fn a_maps_pages_reuse_the_map_while_its_tree_is_unchanged() {
         assert_eq!(run(page, true), fresh);
         assert_eq!(run(page, true), fresh);
         assert_eq!(kept().len(), 1);
+    }
+    assert_eq!(run_long(&["-n", "1"], true), run_long(&["-n", "1"], false));
+    for page in [
+        &["-s", "250", "-n", "10"][..],
+        &["-s", "256", "-n", "1"],
+        &["-s", "257", "-n", "1", "--format", "json"],
+        &["-s", "300"],
+        &["-s", "2", "-n", "400", "--max-bytes", "9000"],
+        &["-s", "330", "--format", "json"],
+    ] {
+        let fresh = run_long(page, false);
+        assert!(fresh.contains("fn f"), "{fresh}");
+        assert_eq!(run_long(page, true), fresh, "{page:?}");
     }
     // The second tree: its map kept, then read from; the edit shows on the next page.
     assert_eq!(run_ignoring(true), run_ignoring(false));
