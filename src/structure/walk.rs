@@ -82,6 +82,8 @@ struct Walker<'a, 't> {
     /// [`Walker::holds_no_definition`]. Nodes are asked about in pre-order, whose starts
     /// never go back, so the source is searched once over.
     next_brace: Option<usize>,
+    /// The first `=>` likewise, for [`Inside::InBracesOrArrows`].
+    next_arrow: Option<usize>,
 }
 
 /// Appends the symbols of `tree`, parsed from the file `src`, to `out` in pre-order: those
@@ -116,6 +118,7 @@ pub(super) fn symbols(
         open: Vec::new(),
         last_token_row: None,
         next_brace: None,
+        next_arrow: None,
     };
     let mut cursor = tree.walk();
     walker.enter(cursor.node(), None);
@@ -170,12 +173,16 @@ impl<'t> Walker<'_, 't> {
         if self.frames.len() < 2 || self.rules.may_define(node) || node.has_error() {
             return false;
         }
-        match self.rules.inside(node) {
+        let arrows = match self.rules.inside(node) {
             Inside::Anywhere => return false,
             Inside::Nowhere => return true,
-            Inside::InBraces => {}
-        }
+            Inside::InBraces => false,
+            Inside::InBracesOrArrows => true,
+        };
         let (start, end) = (node.start_byte(), node.end_byte());
+        if arrows && self.next_arrow(start) < end {
+            return false;
+        }
         let next = match self.next_brace {
             Some(at) if at >= start => at,
             _ => {
@@ -189,6 +196,23 @@ impl<'t> Walker<'_, 't> {
             }
         };
         next >= end
+    }
+
+    /// The first `=>` at or after `start` (`usize::MAX`: none), found as
+    /// [`Walker::next_brace`] is.
+    fn next_arrow(&mut self, start: usize) -> usize {
+        match self.next_arrow {
+            Some(at) if at >= start => at,
+            _ => {
+                let at = self
+                    .src
+                    .get(start..)
+                    .and_then(|rest| memchr::memmem::find(rest, b"=>"));
+                let at = at.map_or(usize::MAX, |i| start + i);
+                self.next_arrow = Some(at);
+                at
+            }
+        }
     }
 
     /// Steps onto `node`, which `run` directly precedes, and lists it if it defines.

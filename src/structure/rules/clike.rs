@@ -32,6 +32,7 @@ pub(super) const SPEC: Spec = Spec {
         "co_yield_statement",
     ],
     nowhere: &[],
+    in_braces_or_arrows: &[],
 };
 
 /// How many declarator wrappers (`*`, `&`, parentheses, attributes) are looked through

@@ -34,9 +34,18 @@ pub(super) const SPEC: Spec = Spec {
     ],
     leading: &["comment", "decorator"],
     braced: false,
-    // `exports.x = () => 1` defines without braces.
     in_braces: &[],
-    nowhere: &[],
+    nowhere: &["import_statement"],
+    // A definition in a statement is a function, class, object literal or arrow
+    // function (`exports.x = () => 1`); an `export` may wrap an overload signature, and
+    // is walked.
+    in_braces_or_arrows: &[
+        "expression_statement",
+        "return_statement",
+        "throw_statement",
+        "lexical_declaration",
+        "variable_declaration",
+    ],
 };
 
 /// Statements around a declaration whose lines are the declaration's.

@@ -32,6 +32,7 @@ pub(super) const SPEC: Spec = Spec {
         "const_declaration",
     ],
     nowhere: &[],
+    in_braces_or_arrows: &[],
 };
 
 fn classify(node: Node, cx: &Context) -> Option<Def> {

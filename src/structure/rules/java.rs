@@ -24,6 +24,7 @@ pub(super) const SPEC: Spec = Spec {
     braced: true,
     in_braces: &[],
     nowhere: &[],
+    in_braces_or_arrows: &[],
 };
 
 fn classify(node: Node, cx: &Context) -> Option<Def> {

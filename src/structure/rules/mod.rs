@@ -63,6 +63,8 @@ pub(super) enum Inside {
     Anywhere,
     /// Only inside braces the node holds.
     InBraces,
+    /// Only inside braces or an arrow function (`=>`) the node holds.
+    InBracesOrArrows,
     /// Nowhere.
     Nowhere,
 }
@@ -87,6 +89,8 @@ struct Spec {
     /// Kinds below which no definition can be (the grammar puts none there): Python's
     /// expression statements, which hold its longest literals.
     nowhere: &'static [&'static str],
+    /// Kinds below which definitions are only inside braces or arrow functions.
+    in_braces_or_arrows: &'static [&'static str],
 }
 
 impl Rules {
@@ -107,15 +111,23 @@ impl Rules {
                 braced: false,
                 in_braces: &[],
                 nowhere: &[],
+                in_braces_or_arrows: &[],
             },
         };
         let in_braces = table(grammar, spec.in_braces);
         let nowhere = table(grammar, spec.nowhere);
+        let or_arrows = table(grammar, spec.in_braces_or_arrows);
         let inside = (0..in_braces.len())
-            .map(|id| match (nowhere[id], spec.braced || in_braces[id]) {
-                (true, _) => Inside::Nowhere,
-                (false, true) => Inside::InBraces,
-                (false, false) => Inside::Anywhere,
+            .map(|id| {
+                if nowhere[id] {
+                    Inside::Nowhere
+                } else if spec.braced || in_braces[id] {
+                    Inside::InBraces
+                } else if or_arrows[id] {
+                    Inside::InBracesOrArrows
+                } else {
+                    Inside::Anywhere
+                }
             })
             .collect();
         Rules {

@@ -32,6 +32,7 @@ pub(super) const SPEC: Spec = Spec {
         "type_alias_statement",
         "decorator",
     ],
+    in_braces_or_arrows: &[],
 };
 
 fn classify(node: Node, cx: &Context) -> Option<Def> {
