@@ -182,3 +182,44 @@ fn table(grammar: &tree_sitter::Language, kinds: &[&str]) -> Vec<bool> {
 fn named(kind: &'static str, node: Node, field: &str, cx: &Context) -> Option<Def> {
     Def::named(kind, node.child_by_field_name(field)?, cx.src)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind a language's rules name is a kind of one of its grammars: a name
+    /// misspelt would be matched by no node, and its rule lost without a word.
+    #[test]
+    fn every_kind_named_is_a_grammar_kind() {
+        let specs = [
+            (rust::SPEC, &[Language::Rust][..]),
+            (python::SPEC, &[Language::Python]),
+            (
+                ecmascript::SPEC,
+                &[Language::JavaScript, Language::TypeScript, Language::Tsx],
+            ),
+            (go::SPEC, &[Language::Go]),
+            (java::SPEC, &[Language::Java]),
+            (clike::SPEC, &[Language::C, Language::Cpp]),
+        ];
+        for (spec, languages) in specs {
+            let grammars: Vec<tree_sitter::Language> = languages
+                .iter()
+                .map(|&language| super::super::parse::grammar(language).expect("a grammar"))
+                .collect();
+            let lists = [
+                spec.defining,
+                spec.leading,
+                spec.in_braces,
+                spec.nowhere,
+                spec.in_braces_or_arrows,
+            ];
+            for kind in lists.into_iter().flatten() {
+                let known = grammars
+                    .iter()
+                    .any(|grammar| table(grammar, &[kind]).contains(&true));
+                assert!(known, "{kind} in the rules of {languages:?}");
+            }
+        }
+    }
+}
