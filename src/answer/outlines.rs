@@ -242,69 +242,51 @@ fn read_entry(file: &Path, key: &str) -> Option<Vec<Symbol>> {
     if lines.next()? != build() || lines.next()? != key {
         return None;
     }
-    let Value::Array(rows) = serde_json::from_str(lines.next()?).ok()? else {
-        return None;
-    };
-    let count = rows.len();
-    let mut symbols = Vec::with_capacity(count);
-    for row in rows {
-        let Value::Array(row) = row else { return None };
-        let [
-            name,
-            qualified_name,
-            kind,
-            start,
-            col,
-            def,
-            end,
-            depth,
-            parent,
-            body,
-        ] = &row[..]
-        else {
-            return None;
-        };
-        let number = |v: &Value| v.as_u64();
+    // Read as typed rows, not as a JSON tree: a warm outline spent a third of its own
+    // work building and dropping the tree's values.
+    let rows: Vec<Row> = serde_json::from_str(lines.next()?).ok()?;
+    let mut symbols = Vec::with_capacity(rows.len());
+    for (name, qualified_name, kind, start, col, def, end, depth, parent, body) in rows {
         let parent = match parent {
-            Value::Null => None,
-            v => Some(
-                usize::try_from(number(v)?)
-                    .ok()
-                    .filter(|&p| p < symbols.len())?,
-            ),
-        };
-        // A function's body, for signature views: [open, first, last, close or null].
-        let body = match body {
-            Value::Null => None,
-            Value::Array(b) => match &b[..] {
-                [open, first, last, close] => Some(Body {
-                    open: number(open)?,
-                    first: number(first)?,
-                    last: number(last)?,
-                    close: match close {
-                        Value::Null => None,
-                        v => Some(number(v)?),
-                    },
-                }),
-                _ => return None,
-            },
-            _ => return None,
+            None => None,
+            Some(p) => Some(usize::try_from(p).ok().filter(|&p| p < symbols.len())?),
         };
         symbols.push(Symbol {
-            name: name.as_str()?.to_string(),
-            qualified_name: qualified_name.as_str()?.to_string(),
-            kind: structure::kind_named(kind.as_str()?)?,
-            start_line: number(start)?,
-            start_col: number(col)?,
-            def_line: number(def)?,
-            end_line: number(end)?,
-            depth: u32::try_from(number(depth)?).ok()?,
+            name,
+            qualified_name,
+            kind: structure::kind_named(&kind)?,
+            start_line: start,
+            start_col: col,
+            def_line: def,
+            end_line: end,
+            depth: u32::try_from(depth).ok()?,
             parent,
-            body,
+            // A function's body, for signature views: [open, first, last, close or null].
+            body: body.map(|(open, first, last, close)| Body {
+                open,
+                first,
+                last,
+                close,
+            }),
         });
     }
     Some(symbols)
 }
+
+/// An entry's row: name, qualified name, kind, start line and column, definition line,
+/// end line, depth, parent's index, body.
+type Row = (
+    String,
+    String,
+    String,
+    u64,
+    u64,
+    u64,
+    u64,
+    u64,
+    Option<u64>,
+    Option<(u64, u64, u64, Option<u64>)>,
+);
 
 /// Writes an outline's entry.
 fn write_entry(dir: &Path, key: &str, symbols: &[Symbol]) -> std::io::Result<()> {
