@@ -543,7 +543,17 @@ impl Kept {
             Store::Memory(entry) => entry.len() as u64,
             Store::Disk(file) => file.metadata().ok()?.len(),
         };
-        if len != whole || index.last().is_some_and(|&last| last >= text_len.max(1)) {
+        // The index must be the text's: a line count no greater than its bytes (a page
+        // stands empty lines for the others, so a count out of bounds would have it read
+        // without end), and one offset for each 256 lines, each inside the text.
+        let blocks = usize::try_from(total_lines.div_ceil(INDEX_EVERY))
+            .ok()?
+            .max(1);
+        if len != whole
+            || total_lines > text_len as u64
+            || index.len() != blocks
+            || index.last().is_some_and(|&last| last >= text_len.max(1))
+        {
             return None;
         }
         let stats = match head.get(stats.clone()) {

@@ -112,6 +112,24 @@ fn a_maps_pages_reuse_the_map_while_its_tree_is_unchanged() {
         assert_eq!(kept().len(), 1);
     }
     assert_eq!(run_long(&["-n", "1"], true), run_long(&["-n", "1"], false));
+    // An entry whose line count is not its text's (of the same length) is not the map:
+    // its pages would be the count's, not the map's.
+    let long_entry = || {
+        std::fs::read_dir(long_cache.path().join("agentread"))
+            .unwrap()
+            .flatten()
+            .find(|e| e.file_name().to_string_lossy().starts_with("map-"))
+            .unwrap()
+            .path()
+    };
+    let entry = std::fs::read(long_entry()).unwrap();
+    let text = String::from_utf8(entry.clone()).unwrap();
+    let forged = text.replacen("\n330 0 ", "\n990 0 ", 1);
+    assert_ne!(forged, text, "the index line starts with the line count");
+    std::fs::write(long_entry(), forged).unwrap();
+    for page in [&["-s", "900"][..], &["-s", "300"]] {
+        assert_eq!(run_long(page, true), run_long(page, false), "{page:?}");
+    }
     for page in [
         &["-s", "250", "-n", "10"][..],
         &["-s", "256", "-n", "1"],
