@@ -383,18 +383,17 @@ impl Stater {
 }
 
 /// The key of the map of `real` (relative to the root) under this request's settings:
-/// all that names the map, written out on one line, which the entry's second line must
-/// equal.
+/// all that names the map, written out on one line (`Debug` escapes line breaks), which
+/// the entry's second line must equal.
 pub fn key(request: &Request, real: &str) -> String {
-    let key = format!(
+    format!(
         "{:?} {:?} {} {:?} {:?}",
         request.root.path_of("").as_os_str(),
         real,
         request.settings.max_line_chars,
         request.encoding,
         request.settings.deny
-    );
-    key.replace('\n', "\\n")
+    )
 }
 
 /// The entry's file name: 128 bits of hash of this build and the key. SipHash, not BLAKE3: a page of a
@@ -479,8 +478,10 @@ impl std::io::Read for Newlines {
 /// its time on).
 pub struct Kept {
     store: Store,
-    /// The `stat` lines.
-    stats: Vec<u8>,
+    /// The `stat` lines are `holding[stats]`: the entry's first bytes, read with its
+    /// header, or in a tree of many files, read apart.
+    holding: Arc<Vec<u8>>,
+    stats: std::ops::Range<usize>,
     /// Where lines 1, 1 + [`INDEX_EVERY`] … start in the text.
     index: Vec<usize>,
     total_lines: u64,
@@ -556,12 +557,13 @@ impl Kept {
         {
             return None;
         }
-        let stats = match head.get(stats.clone()) {
-            Some(bytes) => bytes.to_vec(),
-            None => store.bytes(stats)?.into_owned(),
+        let (holding, stats) = match head.get(stats.clone()) {
+            Some(_) => (head, stats),
+            None => (Arc::new(store.bytes(stats)?.into_owned()), 0..stats_len),
         };
         Some(Kept {
             store,
+            holding,
             stats,
             index,
             total_lines,
@@ -574,7 +576,7 @@ impl Kept {
 
     /// The `stat` lines: each as it was recorded, and its path.
     fn stats(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
-        crate::read::split_lines(&self.stats)
+        crate::read::split_lines(&self.holding[self.stats.clone()])
             .filter(|line| !line.is_empty())
             .filter_map(|line| {
                 // The signature is five words (or `-` or `?`), then the path.
@@ -639,37 +641,36 @@ impl Kept {
         Previous { stats, listed }
     }
 
-    /// The files' lines: `FIRST COUNT HASH JSON` each.
-    fn file_lines(&self) -> Vec<Vec<u8>> {
+    /// Each file's line, split: where its path line is in the map, how many lines follow
+    /// it, the hash of its bytes (`-`: not read) and its `data.files` JSON. `each` is
+    /// given them in the map's order; the block is read once.
+    fn each_file(&self, mut each: impl FnMut(u64, u64, &[u8], &[u8])) {
         let Some(block) = self.store.bytes(self.files.clone()) else {
-            return Vec::new();
+            return;
         };
-        crate::read::split_lines(&block)
-            .take(self.file_count)
-            .map(<[u8]>::to_vec)
-            .collect()
+        for line in crate::read::split_lines(&block).take(self.file_count) {
+            let mut words = line.splitn(4, |&b| b == b' ');
+            let number = |w: Option<&[u8]>| std::str::from_utf8(w?).ok()?.parse::<u64>().ok();
+            if let (Some(first), Some(count), Some(hash), Some(json)) = (
+                number(words.next()),
+                number(words.next()),
+                words.next(),
+                words.next(),
+            ) {
+                each(first, count, hash, json);
+            }
+        }
     }
 
     /// Every file with its path line and hash.
     fn all_files(&self) -> Vec<(u64, Option<String>, MapFile)> {
         let mut out = Vec::new();
-        for line in self.file_lines() {
-            let mut words = line.splitn(4, |&b| b == b' ');
-            let number = |w: Option<&[u8]>| std::str::from_utf8(w?).ok()?.parse::<u64>().ok();
-            let (first, _, hash, json) = (
-                number(words.next()),
-                words.next(),
-                words.next(),
-                words.next(),
-            );
-            let (Some(first), Some(hash), Some(json)) = (first, hash, json) else {
-                continue;
-            };
+        self.each_file(|first, _, hash, json| {
             let hash = (hash != b"-").then(|| String::from_utf8_lossy(hash).into_owned());
             if let Some(file) = map_file(json) {
                 out.push((first, hash, file));
             }
-        }
+        });
         out
     }
 
@@ -706,24 +707,14 @@ impl Kept {
     /// The files with a path or symbol line in `lines`, each with its path line.
     pub fn files(&self, lines: std::ops::RangeInclusive<u64>) -> Vec<(u64, MapFile)> {
         let mut out = Vec::new();
-        for line in self.file_lines() {
-            let mut words = line.splitn(4, |&b| b == b' ');
-            let number = |w: Option<&[u8]>| std::str::from_utf8(w?).ok()?.parse::<u64>().ok();
-            let (Some(first), Some(count), Some(_hash), Some(json)) = (
-                number(words.next()),
-                number(words.next()),
-                words.next(),
-                words.next(),
-            ) else {
-                continue;
-            };
-            if first > *lines.end() || first + count < *lines.start() {
-                continue;
-            }
-            if let Some(file) = map_file(json) {
+        self.each_file(|first, count, _, json| {
+            if first <= *lines.end()
+                && first + count >= *lines.start()
+                && let Some(file) = map_file(json)
+            {
                 out.push((first, file));
             }
-        }
+        });
         out
     }
 }

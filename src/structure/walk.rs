@@ -78,12 +78,32 @@ struct Walker<'a, 't> {
     open: Vec<Open>,
     /// The last row of the last token passed, to tell whether a node starts its line.
     last_token_row: Option<usize>,
-    /// The first `{` at or after the last node asked about (`usize::MAX`: none), for
+    /// The first `{` at or after the last node asked about, for
     /// [`Walker::holds_no_definition`]. Nodes are asked about in pre-order, whose starts
     /// never go back, so the source is searched once over.
-    next_brace: Option<usize>,
+    next_brace: NextMatch,
     /// The first `=>` likewise, for [`Inside::InBracesOrArrows`].
-    next_arrow: Option<usize>,
+    next_arrow: NextMatch,
+}
+
+/// Where a pattern next occurs in the source, kept while the positions asked about only
+/// move forward.
+#[derive(Default)]
+struct NextMatch(Option<usize>);
+
+impl NextMatch {
+    /// The first match at or after `start` (`usize::MAX`: none); `find` searches from a
+    /// position and gives the match's offset from there.
+    fn at_or_after(&mut self, start: usize, find: impl Fn(usize) -> Option<usize>) -> usize {
+        match self.0 {
+            Some(at) if at >= start => at,
+            _ => {
+                let at = find(start).map_or(usize::MAX, |i| start + i);
+                self.0 = Some(at);
+                at
+            }
+        }
+    }
 }
 
 /// Appends the symbols of `tree`, parsed from the file `src`, to `out` in pre-order: those
@@ -117,8 +137,8 @@ pub(super) fn symbols(
         failed: None,
         open: Vec::new(),
         last_token_row: None,
-        next_brace: None,
-        next_arrow: None,
+        next_brace: NextMatch::default(),
+        next_arrow: NextMatch::default(),
     };
     let mut cursor = tree.walk();
     walker.enter(cursor.node(), None);
@@ -180,39 +200,18 @@ impl<'t> Walker<'_, 't> {
             Inside::InBracesOrArrows => true,
         };
         let (start, end) = (node.start_byte(), node.end_byte());
-        if arrows && self.next_arrow(start) < end {
+        let src = self.src;
+        if arrows
+            && self
+                .next_arrow
+                .at_or_after(start, |from| memchr::memmem::find(src.get(from..)?, b"=>"))
+                < end
+        {
             return false;
         }
-        let next = match self.next_brace {
-            Some(at) if at >= start => at,
-            _ => {
-                let at = self
-                    .src
-                    .get(start..)
-                    .and_then(|rest| memchr::memchr(b'{', rest));
-                let at = at.map_or(usize::MAX, |i| start + i);
-                self.next_brace = Some(at);
-                at
-            }
-        };
-        next >= end
-    }
-
-    /// The first `=>` at or after `start` (`usize::MAX`: none), found as
-    /// [`Walker::next_brace`] is.
-    fn next_arrow(&mut self, start: usize) -> usize {
-        match self.next_arrow {
-            Some(at) if at >= start => at,
-            _ => {
-                let at = self
-                    .src
-                    .get(start..)
-                    .and_then(|rest| memchr::memmem::find(rest, b"=>"));
-                let at = at.map_or(usize::MAX, |i| start + i);
-                self.next_arrow = Some(at);
-                at
-            }
-        }
+        self.next_brace
+            .at_or_after(start, |from| memchr::memchr(b'{', src.get(from..)?))
+            >= end
     }
 
     /// Steps onto `node`, which `run` directly precedes, and lists it if it defines.

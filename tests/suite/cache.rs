@@ -51,6 +51,20 @@ fn outlines_are_kept_by_content_in_a_private_directory() {
     ws.file("c.rs", "fn three() {}\n");
     run(&["c.rs", "--outline"]);
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+    // A kept outline gives the views built from it as a fresh one does: the signatures
+    // view needs each function's body and parent.
+    ws.file(
+        "s.rs",
+        "struct S;\nimpl S {\n    fn f(&self) -> u32 {\n        let a = 1;\n        let b = 2;\n        let c = 3;\n        let d = 4;\n        a + b + c + d\n    }\n}\n",
+    );
+    let fresh = stdout(&ws.run(&["s.rs", "--signatures"]));
+    assert!(
+        fresh.contains("fn f") && !fresh.contains("let b"),
+        "{fresh}"
+    );
+    run(&["s.rs", "--signatures"]);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3);
+    assert_eq!(stdout(&run(&["s.rs", "--signatures"])), fresh);
 }
 
 #[test]

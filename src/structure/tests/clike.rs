@@ -211,12 +211,7 @@ fn a_macro_on_the_lines_after_the_parameters_is_read_past() {
 /// a struct in a GNU statement expression and a class in a lambda are still found.
 #[test]
 fn definitions_inside_expressions_are_found_past_statements_without_braces() {
-    let names = |language, source: &str| -> Vec<String> {
-        super::support::symbols(language, source)
-            .into_iter()
-            .map(|s| s.qualified_name)
-            .collect()
-    };
+    let names = super::support::names;
     let c = "int f(void) {\n  int y = 2;\n  int x = ({ struct In { int a; } v = {1}; v.a; });\n  return x + y;\n}\nstatic int g(int y) { return y; }\n";
     assert_eq!(names(Language::C, c), ["f", "f.In", "g"]);
     let cpp = "auto f() {\n  g(1);\n  return [](int a) {\n    struct Local { int m() { return 1; } };\n    return a;\n  };\n}\nint main() { f(); }\n";

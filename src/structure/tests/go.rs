@@ -53,12 +53,9 @@ fn functions_methods_and_types() {
 /// a type declared in a function literal's body is still found.
 #[test]
 fn types_in_function_literals_are_found_past_statements_without_braces() {
-    let names: Vec<String> = super::support::symbols(
+    let names = super::support::names(
         Language::Go,
         "package a\n\nfunc F() {\n\tn := 1\n\tdefer func() {\n\t\ttype Deferred struct{}\n\t}()\n\tn++\n}\n",
-    )
-    .into_iter()
-    .map(|s| s.qualified_name)
-    .collect();
+    );
     assert_eq!(names, ["F", "F.Deferred"]);
 }

@@ -75,12 +75,7 @@ fn a_comment_in_the_previous_block_is_not_the_next_definitions() {
 /// an expression, whose insides are walked.
 #[test]
 fn definitions_are_found_past_statements_passed_over_whole() {
-    let names = |source: &str| -> Vec<String> {
-        super::support::symbols(Language::Python, source)
-            .into_iter()
-            .map(|s| s.qualified_name)
-            .collect()
-    };
+    let names = |source: &str| super::support::names(Language::Python, source);
     let source = "@decorate(lambda x: x, {\"a\": 1})\ndef f():\n    x = {\"k\": [1, 2, 3]}\n    return [y for y in x]\n\nclass C:\n    z = 1\n    def m(self):\n        pass\n\nif True:\n    def g():\n        pass\n";
     assert_eq!(names(source), ["f", "C", "C.m", "g"]);
     let rows = super::support::rows(Language::Python, source);

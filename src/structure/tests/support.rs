@@ -12,6 +12,14 @@ pub fn symbols(language: Language, source: &str) -> Vec<Symbol> {
     outline(language, source.as_bytes(), Duration::from_secs(10)).expect("an outline")
 }
 
+/// The qualified names of the outline of `source`, in order.
+pub fn names(language: Language, source: &str) -> Vec<String> {
+    symbols(language, source)
+        .into_iter()
+        .map(|s| s.qualified_name)
+        .collect()
+}
+
 /// A row as the tests write it.
 pub type Row = (&'static str, &'static str, u64, u64, u64, u32);
 
