@@ -13,6 +13,7 @@ use crate::error::{Error, ErrorCode, ErrorDetail};
 use crate::formats::notebook;
 use crate::formats::pdf::{self, PdfError};
 use crate::outcome::DocumentKind;
+use crate::read::bytes;
 
 /// How long extracting a PDF's text may take.
 const PDF_BUDGET: Duration = Duration::from_secs(10);
@@ -46,7 +47,7 @@ pub struct View {
 /// its `%PDF-` header (within the first KiB, as readers allow), a notebook by its name.
 pub fn kind_of(file_name: &str, head: &[u8]) -> Option<DocumentKind> {
     let start = &head[..head.len().min(1024)];
-    if memchr::memmem::find(start, b"%PDF-").is_some() {
+    if bytes::find_str(b"%PDF-", start).is_some() {
         return Some(DocumentKind::Pdf);
     }
     let lower = file_name.to_ascii_lowercase();

@@ -24,6 +24,7 @@ use crate::workspace::sandbox::Opened;
 const BATCH: usize = 64;
 /// A file over this size is listed without its symbols, as `--outline` would refuse it.
 use crate::answer::structured::{MAX_PARSE_BYTES, PARSE_BUDGET};
+use crate::read::bytes;
 
 /// The map's lines as a stream, and the files whose lines fall in `keep`.
 pub struct MapReader<'r> {
@@ -444,7 +445,7 @@ fn first_line(path: &Path) -> Vec<u8> {
         .and_then(|mut f| f.read(&mut head))
         .unwrap_or(0);
     head.truncate(n);
-    let end = memchr::memchr(b'\n', &head).unwrap_or(head.len());
+    let end = bytes::find(b'\n', &head).unwrap_or(head.len());
     head.truncate(end);
     head
 }

@@ -31,6 +31,7 @@ use rustix::fs::{AtFlags, Mode as FileMode, OFlags};
 
 use crate::args::request::{Mode, Request};
 use crate::outcome::{MapFile, SymbolInfo};
+use crate::read::bytes;
 use crate::structure::{Language, OutlineError, kind_named};
 
 /// Why a file of the map is listed without its symbols.
@@ -277,7 +278,7 @@ impl Recorder {
 }
 
 fn count_lines(bytes: &[u8]) -> usize {
-    memchr::memchr_iter(b'\n', bytes).count()
+    bytes::positions(b'\n', bytes).count()
 }
 
 /// A kept map's text is indexed by the offset of every this many lines.
@@ -288,7 +289,7 @@ const INDEX_EVERY: u64 = 256;
 fn index_line(text: &[u8]) -> String {
     let mut line = count_lines(text).to_string();
     line.push_str(" 0");
-    let ends = memchr::memchr_iter(b'\n', text).skip(INDEX_EVERY as usize - 1);
+    let ends = bytes::positions(b'\n', text).skip(INDEX_EVERY as usize - 1);
     for end in ends.step_by(INDEX_EVERY as usize) {
         if end + 1 < text.len() {
             line.push_str(&format!(" {}", end + 1));
@@ -319,7 +320,7 @@ impl Stater {
     fn directory(&mut self, base: &Path, relative: &[u8]) -> Option<BorrowedFd<'_>> {
         if !self.directories.contains_key(relative) {
             let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-            let opened = match memchr::memrchr(b'/', relative) {
+            let opened = match bytes::rfind(b'/', relative) {
                 _ if relative.is_empty() => rustix::fs::open(base, flags, FileMode::empty()).ok(),
                 at => {
                     let (parent, name) = match at {
@@ -349,7 +350,7 @@ impl Stater {
     /// [`Stater::stat`], its words written to `line` (cleared first): a map's every page
     /// checks every file, so no string is made for each.
     fn stat_into(&mut self, base: &Path, relative: &[u8], line: &mut Vec<u8>) -> i64 {
-        let (parent, name) = match memchr::memrchr(b'/', relative) {
+        let (parent, name) = match bytes::rfind(b'/', relative) {
             Some(slash) => (&relative[..slash], &relative[slash + 1..]),
             None => (&b""[..], relative),
         };
@@ -632,7 +633,7 @@ impl Kept {
                 .map(|i| {
                     // `  START-END | TEXT`: the text after the first ` | `.
                     let line = lines.get(first as usize + i).copied().unwrap_or_default();
-                    let at = memchr::memmem::find(line, b" | ").map_or(line.len(), |at| at + 3);
+                    let at = bytes::find_str(b" | ", line).map_or(line.len(), |at| at + 3);
                     line[at.min(line.len())..].to_vec()
                 })
                 .collect();
@@ -726,7 +727,7 @@ const SPLIT_STATS: usize = 256;
 /// The line of `entry` that starts at `at`, without its newline; `at` moves past it.
 fn next_line<'e>(entry: &'e [u8], at: &mut usize) -> Option<&'e [u8]> {
     let rest = entry.get(*at..)?;
-    let end = memchr::memchr(b'\n', rest)?;
+    let end = bytes::find(b'\n', rest)?;
     *at += end + 1;
     Some(&rest[..end])
 }
@@ -777,7 +778,7 @@ impl Previous {
 
 /// The byte where the `n`th space of `line` is.
 fn nth_space(line: &[u8], n: usize) -> Option<usize> {
-    memchr::memchr_iter(b' ', line).nth(n - 1)
+    bytes::positions(b' ', line).nth(n - 1)
 }
 
 /// A file's `data.files` entry, from its JSON.

@@ -19,7 +19,7 @@ use crate::outcome::{
 };
 use crate::read::sniff::EncodingChoice;
 use crate::read::window::{Start, TruncatedBy, WindowSpec, entries_window, write_cut_marker};
-use crate::read::{self, TextInput, tokens};
+use crate::read::{self, TextInput, bytes, tokens};
 use crate::structure::{self, KNOWN_LANGUAGES, Language, Lookup, Symbol};
 use crate::target::{Scope, Structure};
 
@@ -456,7 +456,7 @@ fn block(bytes: &[u8], line: u64) -> SymbolInfo {
 }
 
 fn count_lines(bytes: &[u8]) -> u64 {
-    let newlines = bytecount::count(bytes, b'\n') as u64;
+    let newlines = bytes::count(b'\n', bytes) as u64;
     newlines + u64::from(!bytes.is_empty() && !bytes.ends_with(b"\n"))
 }
 
@@ -744,9 +744,7 @@ fn outline_page(
     if let Some(max) = max_tokens
         && content.len() as u64 > max
     {
-        let ends: Vec<usize> = memchr::memchr_iter(b'\n', &content)
-            .map(|at| at + 1)
-            .collect();
+        let ends: Vec<usize> = bytes::positions(b'\n', &content).map(|at| at + 1).collect();
         let (keep, tokens) = tokens::lines_within_counted(&content, &ends, max);
         if keep < ends.len() {
             let keep = keep.max(1);

@@ -25,6 +25,7 @@ use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use crate::read::bytes;
 use rmcp::RoleServer;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, GetExtensions,
@@ -354,7 +355,7 @@ async fn read_line(
             // A last line without its `\n` is an incomplete message: nothing to read.
             return None;
         }
-        let newline = memchr::memchr(b'\n', available);
+        let newline = bytes::find(b'\n', available);
         let take = newline.map_or(available.len(), |at| at + 1);
         let ended = newline.is_some();
         let done = if *discarding {
@@ -631,7 +632,7 @@ fn error_line(id: &Value, code: i64, message: &str) -> Vec<u8> {
 /// for any other line (and for anything rmcp must look at: a byte-order mark, a request
 /// that is not well formed).
 fn tools_call(line: &[u8]) -> Option<RxJsonRpcMessage<RoleServer>> {
-    memchr::memmem::find(line, b"\"tools/call\"")?;
+    bytes::find_str(b"\"tools/call\"", line)?;
     let call: JsonRpcRequest<CallToolRequest> = serde_json::from_slice(line).ok()?;
     Some(JsonRpcMessage::Request(JsonRpcRequest {
         jsonrpc: call.jsonrpc,

@@ -1,6 +1,6 @@
 //! Which line endings a whole file uses (`stats.line_endings`), found while it streams by.
 
-use memchr::memchr;
+use super::bytes;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -108,13 +108,13 @@ impl EndingsScan {
         if !(self.crlf && self.bare_lf) {
             // Most files have no '\r' at all: one fast search settles the piece. Otherwise
             // compare the count of CRLF pairs with the count of newlines.
-            if self.crlf || self.prev_cr || memchr(b'\r', bytes).is_some() {
-                let newlines = bytecount::count(bytes, b'\n');
+            if self.crlf || self.prev_cr || bytes::find(b'\r', bytes).is_some() {
+                let newlines = bytes::count(b'\n', bytes);
                 let pairs = count_crlf(bytes) + usize::from(self.prev_cr && bytes[0] == b'\n');
                 self.crlf |= pairs > 0;
                 self.bare_lf |= newlines > pairs;
             } else if !self.bare_lf {
-                self.bare_lf = memchr(b'\n', bytes).is_some();
+                self.bare_lf = bytes::find(b'\n', bytes).is_some();
             }
         }
         self.prev_cr = last == b'\r';
@@ -126,10 +126,10 @@ impl EndingsScan {
         let Some(&last) = bytes.last() else { return 0 };
         if self.crlf && self.bare_lf {
             self.prev_cr = last == b'\r';
-            return bytecount::count(bytes, b'\n');
+            return bytes::count(b'\n', bytes);
         }
         let newlines = match self.crlf || self.prev_cr {
-            true => bytecount::count(bytes, b'\n'),
+            true => bytes::count(b'\n', bytes),
             false => match newlines_and_cr(bytes) {
                 (newlines, false) => {
                     self.bare_lf |= newlines > 0;
@@ -265,7 +265,7 @@ mod tests {
         fn the_fused_count_agrees_with_a_count_and_a_search(
             bytes in proptest::collection::vec(any::<u8>(), 0..9_000),
         ) {
-            let expected = (bytecount::count(&bytes, b'\n'), bytes.contains(&b'\r'));
+            let expected = (bytes::count(b'\n', &bytes), bytes.contains(&b'\r'));
             prop_assert_eq!(newlines_and_cr(&bytes), expected);
             prop_assert_eq!(newlines_and_cr_lanes(&bytes), expected);
         }
@@ -286,7 +286,7 @@ mod tests {
                 prop_assert_eq!(counting.result(), scan.result());
                 rest = after;
             }
-            prop_assert_eq!(newlines, bytecount::count(&bytes, b'\n'));
+            prop_assert_eq!(newlines, bytes::count(b'\n', &bytes));
             prop_assert_eq!(counting.result(), naive(&bytes));
         }
 

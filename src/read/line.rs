@@ -6,6 +6,8 @@
 //! bytes (what is left of `--max-bytes`). A 1 GiB line costs a character count, not 1 GiB
 //! of memory, whatever the options.
 
+use super::bytes;
+
 /// The most characters of one line ever kept, whatever `--max-line-chars` says.
 pub const MAX_LINE_CHARS: u64 = 1_000_000;
 
@@ -93,9 +95,9 @@ impl LineCutter {
         // Most text is valid: validate at SIMD speed and take the piece whole; only pieces
         // with invalid bytes go through exact lossy decoding.
         let (body, tail) = split_incomplete_tail(bytes);
-        if let Ok(text) = simdutf8::basic::from_utf8(body) {
+        if let Some(text) = bytes::utf8(body) {
             match self.is_counting() {
-                true => self.facts.dropped += bytecount::num_chars(body) as u64,
+                true => self.facts.dropped += bytes::chars(text) as u64,
                 false => self.emit_str(text, out),
             }
             self.stash(tail);
@@ -266,7 +268,7 @@ impl LineCutter {
 }
 
 fn char_count(text: &str) -> u64 {
-    bytecount::num_chars(text.as_bytes()) as u64
+    bytes::chars(text) as u64
 }
 
 /// The byte offset of character `n` (0-based), or None when `text` has at most `n` characters.

@@ -6,9 +6,8 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::fs::FileExt;
 
-use memchr::memrchr_iter;
-
 use super::buffer::AlignedBuf;
+use super::bytes;
 
 /// The error a metered stream returns once it passes its size limit.
 #[derive(Debug)]
@@ -97,7 +96,7 @@ pub fn tail_offset(file: &File, start: u64, size: u64, n: u64) -> io::Result<u64
         let from = end.saturating_sub(CHUNK).max(start);
         let chunk = &mut buf[..(end - from) as usize];
         file.read_exact_at(chunk, from)?;
-        for at in memrchr_iter(b'\n', chunk) {
+        for at in bytes::positions(b'\n', chunk).rev() {
             needed -= 1;
             if needed == 0 {
                 return Ok(from + at as u64 + 1);

@@ -16,6 +16,7 @@
 //! - `window`: skip, take, cut, count: the window itself.
 
 pub mod buffer;
+pub mod bytes;
 pub mod endings;
 pub mod line;
 pub mod metered;
@@ -226,13 +227,13 @@ pub fn up_to(input: impl Read, bound: u64) -> std::io::Result<Option<Vec<u8>>> {
 }
 
 /// `bytes` split at each `\n`, as `bytes.split(|&b| b == b'\n')` splits it (the piece
-/// after the last one too, empty or not), with memchr's search instead of a test of every
+/// after the last one too, empty or not), with a vector search instead of a test of every
 /// byte: a kept map's megabyte is split at every page.
 pub fn split_lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
     let mut rest = Some(bytes);
     std::iter::from_fn(move || {
         let text = rest?;
-        match memchr::memchr(b'\n', text) {
+        match bytes::find(b'\n', text) {
             Some(end) => {
                 rest = Some(&text[end + 1..]);
                 Some(&text[..end])

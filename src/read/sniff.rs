@@ -1,7 +1,7 @@
 //! Binary and encoding decisions on the first bytes of an input (SPEC §5, §11).
 
+use super::bytes;
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
-use memchr::memchr;
 
 /// The binary rules look at this many first bytes.
 pub const SNIFF_LEN: usize = 8 * 1024;
@@ -395,7 +395,7 @@ fn check_bytes(
     complete: bool,
     decoding: Decoding,
 ) -> Result<Decoding, Evidence> {
-    if let Some(offset) = memchr(0, sample) {
+    if let Some(offset) = bytes::find(0, sample) {
         return Err(Evidence::NulByte {
             offset: (offset + decoding.bom_len) as u64,
         });
@@ -488,7 +488,7 @@ fn decodes_cleanly(sample: &[u8], complete: bool, encoding: &'static Encoding) -
 /// also decode without unpaired surrogates.
 fn recognise_utf16(sample: &[u8]) -> Option<&'static Encoding> {
     let pairs = sample.len() / 2;
-    if pairs < 2 || memchr(0, sample).is_none() {
+    if pairs < 2 || bytes::find(0, sample).is_none() {
         return None;
     }
     let (mut even_nuls, mut odd_nuls) = (0, 0);

@@ -9,9 +9,8 @@
 use std::fs::File;
 use std::io::{self, Read};
 
-use memchr::{memchr, memchr_iter};
-
 use super::buffer::AlignedBuf;
+use super::bytes;
 use super::endings::{EndingsScan, LineEndings};
 use super::line::LineCutter;
 use super::tally::{self, Parallel, Tally};
@@ -186,12 +185,12 @@ impl<'f, R: Read> LineSource<'f, R> {
                 }
             }
             let avail = &self.buf[self.pos..self.filled];
-            let count = bytecount::count(avail, b'\n') as u64;
+            let count = bytes::count(b'\n', avail) as u64;
             if count < left {
                 left -= count;
                 self.consume(avail.len());
             } else {
-                let at = memchr_iter(b'\n', avail)
+                let at = bytes::positions(b'\n', avail)
                     .nth((left - 1) as usize)
                     .unwrap_or(avail.len() - 1);
                 left = 0;
@@ -215,7 +214,7 @@ impl<'f, R: Read> LineSource<'f, R> {
                 }
             }
             let want = (offset - self.consumed).min((self.filled - self.pos) as u64) as usize;
-            newlines += bytecount::count(&self.buf[self.pos..self.pos + want], b'\n') as u64;
+            newlines += bytes::count(b'\n', &self.buf[self.pos..self.pos + want]) as u64;
             self.consume(want);
         }
         Ok(newlines)
@@ -238,7 +237,7 @@ impl<'f, R: Read> LineSource<'f, R> {
             }
             any = true;
             let avail = self.filled - self.pos;
-            newlines += bytecount::count(&self.buf[self.pos..self.filled], b'\n') as u64;
+            newlines += bytes::count(b'\n', &self.buf[self.pos..self.filled]) as u64;
             self.consume(avail);
         }
         Ok(newlines + u64::from(any && self.ends_inside_a_line()))
@@ -278,7 +277,7 @@ impl<'f, R: Read> LineSource<'f, R> {
                 break;
             }
             let avail = &self.buf[self.pos..self.filled];
-            match memchr(b'\n', avail) {
+            match bytes::find(b'\n', avail) {
                 Some(at) => {
                     let mut text = &avail[..at];
                     if at > 0 {

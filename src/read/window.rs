@@ -9,8 +9,7 @@
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
-use memchr::{memchr, memchr_iter};
-
+use super::bytes;
 use super::endings::LineEndings;
 use super::line::{LineCutter, LineFacts, MAX_LINE_CHARS};
 use super::numbers::{LineNumber, NumberStyle};
@@ -471,7 +470,7 @@ pub fn stream_all<R: Read>(
         // The lines that end inside the buffer as valid UTF-8: nearly every line.
         let buffered = source.buffered();
         let mut used = 0;
-        for end in memchr_iter(b'\n', buffered) {
+        for end in bytes::positions(b'\n', buffered) {
             let line = without_cr(&buffered[used..end]);
             let Some(chars) = whole_text(line, u64::MAX) else {
                 break;
@@ -784,7 +783,7 @@ impl LineWriter {
     ) {
         let buffered = source.buffered();
         let mut used = 0;
-        for end in memchr_iter(b'\n', buffered) {
+        for end in bytes::positions(b'\n', buffered) {
             if window.lines_read() == spec.limit {
                 break;
             }
@@ -829,7 +828,7 @@ struct WholeLine {
 }
 
 fn whole_line(buffered: &[u8], max_chars: u64) -> Option<WholeLine> {
-    let end = memchr(b'\n', buffered)?;
+    let end = bytes::find(b'\n', buffered)?;
     let text = without_cr(&buffered[..end]);
     Some(WholeLine {
         text: text.len(),
@@ -854,7 +853,7 @@ fn whole_text(text: &[u8], max_chars: u64) -> Option<u64> {
     }
     let chars = match is_ascii(text) {
         true => text.len(),
-        false => bytecount::num_chars(simdutf8::basic::from_utf8(text).ok()?.as_bytes()),
+        false => bytes::chars(bytes::utf8(text)?),
     };
     Some(chars as u64)
 }

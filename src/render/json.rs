@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use super::Style;
 use super::envelope::Envelope;
 use crate::outcome::Answer;
+use crate::read::bytes;
 
 /// The C1 and bidirectional controls, which JSON allows raw, are written `\u202e` (SPEC
 /// §14), in names and content alike.
@@ -23,9 +24,14 @@ pub fn write(out: &mut impl Write, context: &Style, answer: &Answer) -> io::Resu
 pub fn escape_json_controls(json: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     // Every such character's UTF-8 encoding begins with 0xC2 (C1), 0xD8 (U+061C) or
     // 0xE2 (the U+2xxx ones).
-    let mut found = memchr::memchr3_iter(0xC2, 0xD8, 0xE2, json)
-        .filter(|&at| hidden_control_at(&json[at..]).is_some())
-        .peekable();
+    let mut from = 0;
+    let mut found = std::iter::from_fn(|| {
+        let at = from + bytes::find3(0xC2, 0xD8, 0xE2, &json[from..])?;
+        from = at + 1;
+        Some(at)
+    })
+    .filter(|&at| hidden_control_at(&json[at..]).is_some())
+    .peekable();
     if found.peek().is_none() {
         return std::borrow::Cow::Borrowed(json);
     }

@@ -138,8 +138,8 @@ impl<'a> Printer<'a> {
 /// Bytes as text, borrowed when they are UTF-8 (checked with SIMD: windows are UTF-8
 /// by construction), else with U+FFFD for what is not.
 pub fn utf8(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    match simdutf8::basic::from_utf8(bytes) {
-        Ok(text) => std::borrow::Cow::Borrowed(text),
-        Err(_) => String::from_utf8_lossy(bytes),
+    match crate::read::bytes::utf8(bytes) {
+        Some(text) => std::borrow::Cow::Borrowed(text),
+        None => String::from_utf8_lossy(bytes),
     }
 }
