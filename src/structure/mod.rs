@@ -10,6 +10,7 @@
 //! (the entry that ties them), `find` and `distance` (queries),
 //! `indent` (blocks by indentation).
 
+mod bodies;
 mod collect;
 mod deadline;
 mod def;

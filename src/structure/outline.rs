@@ -9,7 +9,7 @@ use super::language::Language;
 use super::pieces::Usable;
 use super::rules::Rules;
 use super::symbol::{OutlineError, Symbol};
-use super::{macros, markdown, parse, pieces, python_depth, rust_macros, walk};
+use super::{bodies, macros, markdown, parse, pieces, python_depth, rust_macros, walk};
 
 /// The symbols of `source`, written in `language`, in the order they start, each nested
 /// symbol right after its parent (pre-order). Parsing gives up after `budget`.
@@ -99,6 +99,11 @@ fn code(
     let rules = Rules::new(language, grammar);
     let separator = language.separator();
     let mut parser = parse::parser(grammar)?;
+    // A file parsed in one piece passes over its bodies (see `bodies`).
+    let holes = match source.len() <= cut.bytes {
+        true => bodies::holes(language, source),
+        false => Vec::new(),
+    };
     let mut start = 0;
     // The bytes that open the constructs still open at `start`, and their symbols.
     let mut header: Vec<Range<usize>> = Vec::new();
@@ -113,7 +118,18 @@ fn code(
             true => pieces::closers(source, &seen, language),
             false => Vec::new(),
         };
-        let tree = parse::parse(&mut parser, source, &seen, &closers, deadline)?;
+        let tree = match start == 0 && end == source.len() && !holes.is_empty() {
+            true => {
+                let around = bodies::around(0..end, &holes);
+                let tree = parse::parse(&mut parser, source, &around, &closers, deadline)?;
+                match bodies::trusted(language, &tree, &holes) {
+                    true => tree,
+                    // The scan misread the file: parse it whole.
+                    false => parse::parse(&mut parser, source, &seen, &closers, deadline)?,
+                }
+            }
+            false => parse::parse(&mut parser, source, &seen, &closers, deadline)?,
+        };
         let usable = pieces::usable(&tree, source, start, end, &seen, &rules, language, inside);
         let (tree, to, next_header, open) = match usable {
             Some(Usable::To(to)) => (tree, to, Vec::new(), Vec::new()),
