@@ -857,6 +857,36 @@ mod tests {
         assert_eq!(insides(Language::JavaScript, &src).len(), 1);
     }
 
+    fn tree(language: Language, src: &str) -> Tree {
+        let grammar = super::super::parse::grammar(language).unwrap();
+        let mut parser = super::super::parse::parser(&grammar).unwrap();
+        parser.parse(src, None).unwrap()
+    }
+
+    #[test]
+    fn holes_are_trusted_only_when_their_braces_pair_in_the_tree() {
+        let src = format!("fn f() {{ {BODY} }}\nfn g() {{ {BODY} }}\n");
+        let found = holes(Language::Rust, src.as_bytes());
+        assert_eq!(found.len(), 2);
+        let parsed = tree(Language::Rust, &src);
+        assert!(trusted(Language::Rust, &parsed, &found));
+        // A hole one byte late has no `{` before it.
+        let late: Vec<_> = found.iter().map(|h| h.start + 1..h.end).collect();
+        assert!(!trusted(Language::Rust, &parsed, &late));
+    }
+
+    #[test]
+    fn a_cpp_tree_with_an_error_is_not_trusted_and_a_c_tree_is() {
+        let src = "int f(void) { int a = 1; int b = 2; int c = a + b; return c; }\n@@ ;\n";
+        let found = holes(Language::C, src.as_bytes());
+        assert_eq!(found.len(), 1);
+        let c = tree(Language::C, src);
+        let cpp = tree(Language::Cpp, src);
+        assert!(c.root_node().has_error() && cpp.root_node().has_error());
+        assert!(trusted(Language::C, &c, &found));
+        assert!(!trusted(Language::Cpp, &cpp, &found));
+    }
+
     #[test]
     fn brackets_that_do_not_pair_leave_the_file_whole() {
         assert!(insides(Language::C, &format!("void f(void) {{ {BODY} {{ }}")).is_empty());
