@@ -43,6 +43,7 @@ for dirpath, _, names in os.walk("src"):
         files[tuple(parts)] = path
 
 def strip(src):
+    src = re.sub(r"'(?:\\.|[^'\\\n])'", "''", src)  # characters first: '"' opens no string
     src = re.sub(r'"(?:\\.|[^"\\])*"', '""', src)  # strings (a path in a message)
     return re.sub(r"//[^\n]*", "", src)
 
