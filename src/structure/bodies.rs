@@ -659,7 +659,41 @@ impl<'a> Scan<'a> {
             memchr::memchr(b'\n', &self.src[self.at..]).map_or(self.src.len(), |n| self.at + n);
     }
 
+    /// A preprocessor line, and after `#else` or `#elif` the rest of its `#if` up to
+    /// `#endif`: only an `#if`'s first branch is read, as ctags reads it, so that
+    /// branches that each close a bracket count it once.
     fn preprocessor_line(&mut self) {
+        let word = directive(&self.src[self.at..]);
+        self.directive_line();
+        if word != b"else" && word != b"elif" && word != b"elifdef" && word != b"elifndef" {
+            return;
+        }
+        let mut depth = 0;
+        while self.at < self.src.len() {
+            self.at += 1;
+            let line_start = self.at;
+            let text = &self.src[line_start..];
+            let indent = text
+                .iter()
+                .take_while(|b| matches!(b, b' ' | b'\t'))
+                .count();
+            if text.get(indent) == Some(&b'#') {
+                self.at += indent;
+                match directive(&self.src[self.at..]) {
+                    b"if" | b"ifdef" | b"ifndef" => depth += 1,
+                    b"endif" if depth == 0 => return self.directive_line(),
+                    b"endif" => depth -= 1,
+                    _ => {}
+                }
+                self.directive_line();
+            } else {
+                self.skip_line();
+            }
+        }
+    }
+
+    /// To the end of a preprocessor line, over its `\` continuations.
+    fn directive_line(&mut self) {
         loop {
             self.skip_line();
             let line = &self.src[..self.at];
@@ -813,6 +847,20 @@ impl<'a> Scan<'a> {
     }
 }
 
+/// The directive's word of the preprocessor line `line` (which starts with `#`).
+fn directive(line: &[u8]) -> &[u8] {
+    let rest = &line[1..];
+    let start = rest
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    let len = rest[start..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphabetic())
+        .count();
+    &rest[start..start + len]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -885,6 +933,14 @@ mod tests {
         assert!(c.root_node().has_error() && cpp.root_node().has_error());
         assert!(trusted(Language::C, &c, &found));
         assert!(!trusted(Language::Cpp, &cpp, &found));
+    }
+
+    #[test]
+    fn only_the_first_branch_of_an_if_counts_its_brackets() {
+        let src = format!(
+            "void f(int a,\n#if X\n  int b)\n#elif Y\n#if Z\n  int c)\n#endif\n#else\n  long b)\n#endif\n{{ {BODY} }}\n"
+        );
+        assert_eq!(insides(Language::C, &src), [format!(" {BODY} ")]);
     }
 
     #[test]

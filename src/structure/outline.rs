@@ -48,14 +48,24 @@ pub(super) fn outline_in_pieces(
         Language::Rust => rust_macros::unwrapped(source, deadline)?,
         _ => None,
     };
+    // Bodies the parser passes over (see `bodies`), in a file parsed in one piece. C++
+    // with macros to blank is likely to keep an error, and then a tree without its bodies
+    // is not trusted: such a file is parsed whole at once rather than twice.
+    let cpp_macros = language == Language::Cpp && blanked.is_some();
     let source = blanked.as_deref().unwrap_or(source);
+    let holes = match source.len() <= piece_bytes && !cpp_macros {
+        true => bodies::holes(language, source),
+        false => Vec::new(),
+    };
     let pieces = Pieces {
         bytes: piece_bytes.max(1),
         inside_from,
     };
     match parse::grammar(language) {
         None => markdown::sections(source, deadline, piece_bytes, &mut out)?,
-        Some(grammar) => code(language, &grammar, source, deadline, pieces, &mut out)?,
+        Some(grammar) => code(
+            language, &grammar, source, &holes, deadline, pieces, &mut out,
+        )?,
     }
     let mut symbols = out.symbols;
     settle(&mut symbols);
@@ -92,6 +102,7 @@ fn code(
     language: Language,
     grammar: &tree_sitter::Language,
     source: &[u8],
+    holes: &[Range<usize>],
     deadline: Deadline,
     cut: Pieces,
     out: &mut Collected,
@@ -99,11 +110,6 @@ fn code(
     let rules = Rules::new(language, grammar);
     let separator = language.separator();
     let mut parser = parse::parser(grammar)?;
-    // A file parsed in one piece passes over its bodies (see `bodies`).
-    let holes = match source.len() <= cut.bytes {
-        true => bodies::holes(language, source),
-        false => Vec::new(),
-    };
     let mut start = 0;
     // The bytes that open the constructs still open at `start`, and their symbols.
     let mut header: Vec<Range<usize>> = Vec::new();
@@ -120,9 +126,9 @@ fn code(
         };
         let tree = match start == 0 && end == source.len() && !holes.is_empty() {
             true => {
-                let around = bodies::around(0..end, &holes);
+                let around = bodies::around(0..end, holes);
                 let tree = parse::parse(&mut parser, source, &around, &closers, deadline)?;
-                match bodies::trusted(language, &tree, &holes) {
+                match bodies::trusted(language, &tree, holes) {
                     true => tree,
                     // The scan misread the file: parse it whole.
                     false => parse::parse(&mut parser, source, &seen, &closers, deadline)?,
