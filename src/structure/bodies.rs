@@ -24,6 +24,9 @@ use super::language::Language;
 /// A shorter inside is parsed: leaving it out would save less than the range costs.
 const MIN_INSIDE: usize = 32;
 
+/// Brackets open at once past which the scan gives up.
+const MAX_DEPTH: usize = 1024;
+
 /// What one language's scan must know.
 struct Lexis {
     /// Words that start a control statement; a `{` after one opens a block to pass over.
@@ -391,6 +394,9 @@ impl<'a> Scan<'a> {
                 self.at += 1;
                 self.template()?;
             }
+            // Deeper than real code nests, the file is left whole: the scan's memory
+            // stays small whatever the input.
+            b'{' | b'(' | b'[' if self.stack.len() >= MAX_DEPTH => return None,
             b'{' | b'(' | b'[' => self.open(b),
             b'}' | b')' | b']' => self.close(b)?,
             b';' => {
@@ -814,6 +820,7 @@ impl<'a> Scan<'a> {
                     self.last = b'`';
                     return Some(());
                 }
+                b'$' if self.peek(1) == b'{' && self.templates.len() >= MAX_DEPTH => return None,
                 b'$' if self.peek(1) == b'{' => {
                     self.at += 2;
                     self.templates.push(self.stack.len());
@@ -941,6 +948,13 @@ mod tests {
             "void f(int a,\n#if X\n  int b)\n#elif Y\n#if Z\n  int c)\n#endif\n#else\n  long b)\n#endif\n{{ {BODY} }}\n"
         );
         assert_eq!(insides(Language::C, &src), [format!(" {BODY} ")]);
+    }
+
+    #[test]
+    fn nesting_deeper_than_code_does_leaves_the_file_whole() {
+        let deep = |n: usize| format!("fn f() {{ {}{BODY}{} }}", "(".repeat(n), ")".repeat(n));
+        assert_eq!(insides(Language::Rust, &deep(MAX_DEPTH - 2)).len(), 1);
+        assert!(insides(Language::Rust, &deep(MAX_DEPTH)).is_empty());
     }
 
     #[test]
