@@ -6,7 +6,8 @@
 //! 0.02-0.5x the time: docs/performance.md, "Bodies passed over").
 //!
 //! The scan knows each language's strings, characters, comments and, in C and C++, its
-//! preprocessor lines. A `{` whose head (what precedes it in its statement) holds a
+//! preprocessor lines (only an `#if`'s first branch counts, as ctags reads it). A `{`
+//! whose head (what precedes it in its statement) holds a
 //! parenthesised list, or is an arrow, or starts with a control word (`if`, `for` …),
 //! opens a body that may be passed over; a head with a type's word (`struct`, `class`,
 //! `impl` …) or an `=` opens something that is always parsed. A body is kept whole when
@@ -37,7 +38,8 @@ struct Lexis {
     /// Words that, anywhere in a block, mean it holds a definition.
     defining: &'static [&'static str],
     /// Whether a nested function (a parenthesised head that is no control statement)
-    /// is a definition: in JavaScript and TypeScript, when it is named or assigned.
+    /// can be a definition: in JavaScript and TypeScript, when it is named, assigned, a
+    /// key's value or a member of an object or class.
     nested_functions: bool,
     /// Rust: raw strings `r#"…"#`, lifetimes, nested block comments, strings that span
     /// lines.
