@@ -278,7 +278,7 @@ impl Recorder {
 }
 
 fn count_lines(bytes: &[u8]) -> usize {
-    bytes::positions(b'\n', bytes).count()
+    bytes::count(b'\n', bytes)
 }
 
 /// A kept map's text is indexed by the offset of every this many lines.

@@ -142,25 +142,33 @@ pub fn find_str(needle: &[u8], haystack: &[u8]) -> Option<usize> {
 pub fn positions(needle: u8, haystack: &[u8]) -> Positions<'_> {
     match wide(haystack.len()) {
         true => Positions::Wide(memchr::memchr_iter(needle, haystack)),
-        false => Positions::Narrow {
+        false => Positions::Narrow(Narrow {
             needle,
             haystack,
             front: 0,
             back: haystack.len(),
-        },
+        }),
     }
 }
 
 /// The iterator of [`positions`].
 pub enum Positions<'h> {
     Wide(memchr::Memchr<'h>),
-    /// The part `front..back` of `haystack` is still to be searched.
-    Narrow {
-        needle: u8,
-        haystack: &'h [u8],
-        front: usize,
-        back: usize,
-    },
+    Narrow(Narrow<'h>),
+}
+
+/// [`positions`] on SSE2: the part `front..back` of `haystack` is still to be searched.
+pub struct Narrow<'h> {
+    needle: u8,
+    haystack: &'h [u8],
+    front: usize,
+    back: usize,
+}
+
+impl Narrow<'_> {
+    fn rest(&self) -> &[u8] {
+        &self.haystack[self.front..self.back]
+    }
 }
 
 impl Iterator for Positions<'_> {
@@ -169,14 +177,9 @@ impl Iterator for Positions<'_> {
     fn next(&mut self) -> Option<usize> {
         match self {
             Positions::Wide(inner) => inner.next(),
-            Positions::Narrow {
-                needle,
-                haystack,
-                front,
-                back,
-            } => {
-                let at = *front + narrow::find(*needle, &haystack[*front..*back])?;
-                *front = at + 1;
+            Positions::Narrow(n) => {
+                let at = n.front + narrow::find(n.needle, n.rest())?;
+                n.front = at + 1;
                 Some(at)
             }
         }
@@ -187,14 +190,9 @@ impl DoubleEndedIterator for Positions<'_> {
     fn next_back(&mut self) -> Option<usize> {
         match self {
             Positions::Wide(inner) => inner.next_back(),
-            Positions::Narrow {
-                needle,
-                haystack,
-                front,
-                back,
-            } => {
-                let at = *front + narrow::rfind(*needle, &haystack[*front..*back])?;
-                *back = at;
+            Positions::Narrow(n) => {
+                let at = n.front + narrow::rfind(n.needle, n.rest())?;
+                n.back = at;
                 Some(at)
             }
         }
