@@ -191,7 +191,7 @@ fn plan(request: &Request, resolved: Resolved, part: Part, budget: Budget) -> Re
         _ => None,
     };
     let symbol = match part {
-        // `{"path": "a.py#K", "symbol": "m"}` names two symbols: neither is chosen.
+        // A path `a.py#K` with a symbol parameter `m` names two symbols: neither is chosen.
         Part::Symbol(symbol) if request.call.symbol.is_some() => {
             return Err(Error::invalid_param(format!(
                 "'{}#{symbol}' names a symbol, and {} names another: give only one of them.",
