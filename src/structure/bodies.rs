@@ -15,6 +15,10 @@
 //! lists. Brackets that do not pair up leave the file whole. The caller checks that
 //! every body's braces came back as one node's ([`trusted`]); if one did not, it parses
 //! the file again whole.
+//!
+//! In Rust the scan also notes the macro invocations that open a brace block at item
+//! level (`cfg_rt! {` in a file, a `mod`, an `impl` or a `trait`): `rust_macros` may read
+//! the items in them where they stand.
 
 use std::ops::Range;
 
@@ -164,6 +168,11 @@ fn lexis(language: Language) -> Option<&'static Lexis> {
     }
 }
 
+/// Words that may precede a Rust item's keyword (`pub unsafe impl`, `const fn`).
+const RUST_MODIFIERS: &[&str] = &[
+    "pub", "unsafe", "default", "auto", "extern", "async", "const",
+];
+
 /// What a statement's head held so far, at one bracket level.
 #[derive(Clone, Copy, Default)]
 struct Head {
@@ -191,6 +200,14 @@ struct Head {
     after_function: bool,
     /// It holds `enum`.
     enumeration: bool,
+    /// Rust: a word that is no modifier has been read, so an item's keyword can no
+    /// longer come (`impl` in `fn f() -> impl Trait` is a type, not an item).
+    past_modifiers: bool,
+    /// Rust: it is a `mod`, `impl` or `trait`, whose block holds items.
+    items: bool,
+    /// Rust: it is a function's (`fn`), where an `=` binds a type (`Item = u8`) and
+    /// does not make the `{` an operand.
+    function_item: bool,
 }
 
 /// What a `{` opened.
@@ -216,14 +233,39 @@ struct Open {
     /// A Java enum's body, before the `;` that ends its constants: a constant's `{`
     /// opens a class body.
     constants: bool,
+    /// Rust: the block holds items (a file's top level does too).
+    items: bool,
+    /// Rust: the index of the macro block it opens, in [`Scanned::macro_blocks`].
+    macro_block: Option<usize>,
 }
 
-/// The insides of the bodies of `source` to pass over, sorted and apart; empty when
-/// the language has no scan or the file's brackets do not pair up.
-pub(super) fn holes(language: Language, source: &[u8]) -> Vec<Range<usize>> {
+/// A Rust macro invocation whose brace block stands at item level: `name! {` right
+/// after an item, an attribute or a block's `{`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct MacroBlock {
+    /// The offset of its `{`.
+    pub open: usize,
+    /// The offset of its `}`.
+    pub close: usize,
+    /// The macro block it stands in, if any: an index in the same list.
+    pub parent: Option<usize>,
+}
+
+/// What the scan found.
+#[derive(Default)]
+pub(super) struct Scanned {
+    /// The insides of the bodies to pass over, sorted and apart.
+    pub holes: Vec<Range<usize>>,
+    /// Rust's item-level macro blocks, outermost first.
+    pub macro_blocks: Vec<MacroBlock>,
+}
+
+/// The insides of the bodies of `source` to pass over and its item-level macro blocks;
+/// nothing when the language has no scan or the file's brackets do not pair up.
+pub(super) fn scan(language: Language, source: &[u8]) -> Scanned {
     match lexis(language) {
         Some(lexis) => Scan::new(lexis, source).run().unwrap_or_default(),
-        None => Vec::new(),
+        None => Scanned::default(),
     }
 }
 
@@ -279,6 +321,10 @@ struct Scan<'a> {
     /// The head at the top level (the file, outside every bracket).
     top: Head,
     holes: Vec<Range<usize>>,
+    macro_blocks: Vec<MacroBlock>,
+    /// Where the last word read ends, and the last byte of code before it.
+    word_end: usize,
+    before_word: u8,
     /// The last byte of code read (not space, not a comment), for telling a regular
     /// expression's `/` from a division.
     last: u8,
@@ -315,6 +361,9 @@ impl<'a> Scan<'a> {
             stack: Vec::new(),
             top: Head::default(),
             holes: Vec::new(),
+            macro_blocks: Vec::new(),
+            word_end: 0,
+            before_word: 0,
             last: 0,
             last_word_allows_regex: false,
             templates: Vec::new(),
@@ -339,7 +388,7 @@ impl<'a> Scan<'a> {
         }
     }
 
-    fn run(mut self) -> Option<Vec<Range<usize>>> {
+    fn run(mut self) -> Option<Scanned> {
         let mut line_start = true;
         while self.at < self.src.len() {
             let b = self.src[self.at];
@@ -363,7 +412,10 @@ impl<'a> Scan<'a> {
             }
             self.token(b)?;
         }
-        (self.stack.is_empty() && self.templates.is_empty()).then_some(self.holes)
+        (self.stack.is_empty() && self.templates.is_empty()).then_some(Scanned {
+            holes: self.holes,
+            macro_blocks: self.macro_blocks,
+        })
     }
 
     fn token(&mut self, b: u8) -> Option<()> {
@@ -413,9 +465,12 @@ impl<'a> Scan<'a> {
                     return Some(());
                 }
                 let head = self.head();
-                head.after_parens = false;
-                if next != b'=' && !matches!(previous, b'=' | b'!' | b'<' | b'>') {
-                    head.assign = true;
+                // `fn f() -> impl Iterator<Item = u8> {` still opens a body.
+                if !head.function_item {
+                    head.after_parens = false;
+                    if next != b'=' && !matches!(previous, b'=' | b'!' | b'<' | b'>') {
+                        head.assign = true;
+                    }
                 }
                 self.code(b'=');
             }
@@ -535,7 +590,15 @@ impl<'a> Scan<'a> {
             head.started = true;
             head.control = is(lexis.control);
         }
-        if is(lexis.types) {
+        // A Rust item's keyword comes first but for modifiers; later it is a type's word
+        // (`-> impl Trait`) or a name (`fn union(`).
+        let item_keyword = !lexis.rust() || !head.past_modifiers;
+        if lexis.rust() && item_keyword {
+            head.items |= is(&["mod", "impl", "trait"]);
+            head.function_item |= is(&["fn"]);
+            head.past_modifiers = !is(RUST_MODIFIERS);
+        }
+        if is(lexis.types) && item_keyword {
             head.types = true;
             head.enumeration |= word == b"enum";
         }
@@ -544,6 +607,8 @@ impl<'a> Scan<'a> {
         if is(lexis.defining) {
             self.defines();
         }
+        self.before_word = self.last;
+        self.word_end = self.at;
         self.last = *word.last()?;
         self.last_word_allows_regex = REGEX_AFTER.iter().any(|w| w.as_bytes() == word);
         Some(())
@@ -589,6 +654,7 @@ impl<'a> Scan<'a> {
             .last()
             .is_some_and(|open| open.byte == b'{' && open.block == Block::Kept);
         let nested = ecmascript && (head.assign || head.colon || in_object);
+        let macro_block = b == b'{' && self.item_level_macro();
         let (block, defining) = match b {
             b'{' if type_head || in_constants => (Block::Kept, true),
             // `catch() {…}` in an object is a method.
@@ -606,8 +672,31 @@ impl<'a> Scan<'a> {
             defines: false,
             head: Head::default(),
             constants: self.lexis.java() && b == b'{' && head.enumeration,
+            items: b == b'{' && (head.items || macro_block),
+            macro_block: macro_block.then_some(self.macro_blocks.len()),
         });
+        if macro_block {
+            let parent = self.stack.iter().rev().skip(1).find_map(|o| o.macro_block);
+            self.macro_blocks.push(MacroBlock {
+                open: self.at,
+                close: self.at,
+                parent,
+            });
+        }
         self.code(b);
+    }
+
+    /// Rust, at a `{`: whether it follows `name!` that starts an item at item level.
+    fn item_level_macro(&self) -> bool {
+        let at_item_level = self.stack.last().is_none_or(|open| open.items);
+        let bang = self.last == b'!'
+            && self.src.get(self.word_end) == Some(&b'!')
+            && self.src[self.word_end + 1..self.at]
+                .iter()
+                .all(u8::is_ascii_whitespace);
+        // What came before the name ends an item, an attribute or opens the block.
+        let starts = matches!(self.before_word, 0 | b';' | b'}' | b'{' | b']');
+        self.lexis.rust() && at_item_level && bang && starts
     }
 
     fn close(&mut self, b: u8) -> Option<()> {
@@ -644,6 +733,9 @@ impl<'a> Scan<'a> {
 
     fn close_block(&mut self, open: Open) {
         let end = self.at - 1;
+        if let Some(index) = open.macro_block {
+            self.macro_blocks[index].close = end;
+        }
         let marks_parent = open.defining || open.defines;
         if open.block == Block::Body && !open.defines && end - open.at > MIN_INSIDE {
             let start = open.at + 1;
@@ -869,6 +961,10 @@ fn directive(line: &[u8]) -> &[u8] {
 mod tests {
     use super::*;
 
+    fn holes(language: Language, src: &[u8]) -> Vec<Range<usize>> {
+        scan(language, src).holes
+    }
+
     fn insides(language: Language, src: &str) -> Vec<&str> {
         holes(language, src.as_bytes())
             .into_iter()
@@ -1003,5 +1099,52 @@ mod tests {
             "class A {{ void f() {{ Runnable r = new Runnable() {{ public void run() {{ {BODY} }} }}; }} }}"
         );
         only_body(Language::Java, &src);
+    }
+
+    #[test]
+    fn a_rust_function_body_is_passed_over_whatever_its_return_type_holds() {
+        only_body(
+            Language::Rust,
+            &format!("fn f() -> impl Iterator<Item = u8> {{ {BODY} }}\n"),
+        );
+        only_body(
+            Language::Rust,
+            &format!("pub(crate) const fn union(a: u8) -> u8 where u8: Into<u8> {{ {BODY} }}\n"),
+        );
+        // `impl` first opens items, however the head goes on.
+        assert!(
+            insides(
+                Language::Rust,
+                &format!("impl<T> Tr for fn(T) {{ {BODY} }}\n")
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn rust_macro_blocks_are_noted_at_item_level_only() {
+        let src = "a! {\n    mod m { b! { } }\n}\nfn f() { c! { } }\nstatic X: u8 = d! { };\n#[cfg(x)] e! { }\n";
+        let found = scan(Language::Rust, src.as_bytes()).macro_blocks;
+        let at = |s: &str| src.find(s).unwrap();
+        assert_eq!(
+            found,
+            [
+                MacroBlock {
+                    open: at("a! {") + 3,
+                    close: at("}\nfn"),
+                    parent: None
+                },
+                MacroBlock {
+                    open: at("b! {") + 3,
+                    close: at("b! {") + 5,
+                    parent: Some(0)
+                },
+                MacroBlock {
+                    open: at("e! {") + 3,
+                    close: at("e! {") + 5,
+                    parent: None
+                },
+            ]
+        );
     }
 }

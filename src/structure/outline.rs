@@ -41,11 +41,9 @@ pub(super) fn outline_in_pieces(
     let mut out = Collected::default();
     // C and C++ macro uses the grammar cannot know are blanked (see `macros`); Python
     // nested deeper than its scanner can follow is flattened (see `python_depth`).
-    // Rust items wrapped in a macro invocation are unwrapped (see `rust_macros`).
     let blanked = match language {
         Language::C | Language::Cpp => macros::blanked(source),
         Language::Python => python_depth::flattened(source),
-        Language::Rust => rust_macros::unwrapped(source, deadline)?,
         _ => None,
     };
     // Bodies the parser passes over (see `bodies`), in a file parsed in one piece. C++
@@ -53,19 +51,42 @@ pub(super) fn outline_in_pieces(
     // is not trusted: such a file is parsed whole at once rather than twice.
     let cpp_macros = language == Language::Cpp && blanked.is_some();
     let source = blanked.as_deref().unwrap_or(source);
-    let holes = match source.len() <= piece_bytes && !cpp_macros {
-        true => bodies::holes(language, source),
-        false => Vec::new(),
+    let one_piece = source.len() <= piece_bytes;
+    let with_holes = one_piece && !cpp_macros;
+    let scanned = match with_holes || language == Language::Rust {
+        true => bodies::scan(language, source),
+        false => bodies::Scanned::default(),
     };
+    let holes = match with_holes {
+        true => scanned.holes.as_slice(),
+        false => &[],
+    };
+    // Rust items wrapped in a macro invocation are unwrapped (see `rust_macros`).
+    let wrappers = rust_macros::wrappers(source, &scanned.macro_blocks);
     let pieces = Pieces {
         bytes: piece_bytes.max(1),
         inside_from,
     };
     match parse::grammar(language) {
         None => markdown::sections(source, deadline, piece_bytes, &mut out)?,
-        Some(grammar) => code(
-            language, &grammar, source, &holes, deadline, pieces, &mut out,
-        )?,
+        Some(grammar) => {
+            let parse = |text: &[u8], out: &mut Collected| {
+                code(language, &grammar, text, holes, deadline, pieces, out)
+            };
+            if wrappers.is_empty() {
+                parse(source, &mut out)?;
+            } else {
+                // Every wrapper unwrapped, in one parse (of a file in one piece); if a
+                // tree has an error, each wrapper checked and the file parsed again.
+                let all =
+                    one_piece && parse(&rust_macros::unwrapped_all(source, &wrappers), &mut out)?;
+                if !all {
+                    out = Collected::default();
+                    let checked = rust_macros::unwrapped_checked(source, &wrappers, deadline)?;
+                    parse(checked.as_deref().unwrap_or(source), &mut out)?;
+                }
+            }
+        }
     }
     let mut symbols = out.symbols;
     settle(&mut symbols);
@@ -97,7 +118,8 @@ fn release(tree: tree_sitter::Tree, bytes: usize) {
         .spawn(move || drop(tree));
 }
 
-/// Collects the symbols of a source file, parsing it piece by piece (see `pieces`).
+/// Collects the symbols of a source file, parsing it piece by piece (see `pieces`):
+/// whether no tree had an error.
 fn code(
     language: Language,
     grammar: &tree_sitter::Language,
@@ -106,7 +128,7 @@ fn code(
     deadline: Deadline,
     cut: Pieces,
     out: &mut Collected,
-) -> Result<(), OutlineError> {
+) -> Result<bool, OutlineError> {
     let rules = Rules::new(language, grammar);
     let separator = language.separator();
     let mut parser = parse::parser(grammar)?;
@@ -114,6 +136,7 @@ fn code(
     // The bytes that open the constructs still open at `start`, and their symbols.
     let mut header: Vec<Range<usize>> = Vec::new();
     let mut resume: Vec<walk::Open> = Vec::new();
+    let mut clean = true;
     while start < source.len() {
         let inside = source.len() - start > cut.inside_from;
         let end = pieces::piece_end(source, start, cut.bytes, language, inside);
@@ -149,6 +172,7 @@ fn code(
                 (tree, source.len(), Vec::new(), Vec::new())
             }
         };
+        clean &= !tree.root_node().has_error();
         let reaching = walk::symbols(
             &tree,
             source,
@@ -168,7 +192,7 @@ fn code(
         header = next_header;
         start = to;
     }
-    Ok(())
+    Ok(clean)
 }
 
 /// Makes every symbol's lines lie within its parent's, and its definition line within

@@ -5,74 +5,127 @@
 //! that the items are read where they stand; every byte and line keeps its place and
 //! the lines shown stay the file's.
 //!
-//! Only an invocation at item level (in a file, a `mod`, an `impl` or a `trait` body)
-//! is unwrapped, and only when it is written as a wrapper: its name and `{` alone on
-//! the first line, its `}` alone on the last, and what it holds read as Rust items
-//! without a syntax error (so `macro_rules!` bodies, `select!` arms or DSLs stay as
-//! they are). Wrappers inside wrappers are unwrapped in turn.
+//! Only an invocation at item level (in a file, a `mod`, an `impl` or a `trait` body,
+//! as the bodies scan finds them) is unwrapped, and only when it is written as a
+//! wrapper: its name and `{` alone on the first line, its `}` alone on the last, and
+//! what it holds read as Rust items without a syntax error (so `macro_rules!` bodies,
+//! `select!` arms or DSLs stay as they are). Wrappers inside wrappers are unwrapped in
+//! turn.
+//!
+//! Checking each wrapper's insides costs a parse of them, and in real code they hold
+//! items. So every wrapper is unwrapped at first and the file parsed once
+//! ([`unwrapped_all`]); only when that tree has an error are the wrappers checked one by
+//! one ([`unwrapped_checked`]) and the file parsed again.
 
 use std::ops::Range;
 
+use super::bodies::MacroBlock;
 use super::deadline::Deadline;
 use super::parse;
 use super::symbol::OutlineError;
 use super::{line_end, line_start};
 
 /// Wrappers nested deeper than this are left wrapped.
-const MAX_ROUNDS: usize = 4;
+const MAX_NESTING: usize = 4;
 
-/// Only files up to this size are looked at: the check costs a parse of its own.
-const MAX_BYTES: usize = 4 << 20;
+/// Only files up to this size are looked at: checking a wrapper costs a parse of its
+/// insides.
+pub(super) const MAX_BYTES: usize = 4 << 20;
 
-/// The source with its item-level macro wrappers unwrapped, or None when it has none.
-pub(super) fn unwrapped(
+/// A macro invocation written as a wrapper.
+pub(super) struct Wrapper {
+    /// Its head's bytes, from its name to its `{`.
+    head: Range<usize>,
+    /// The offset of its closing `}`.
+    close: usize,
+    /// The wrapper it stands in: an index in the same list, which comes first.
+    parent: Option<usize>,
+}
+
+/// The item-level macro blocks of `source` (found by the bodies scan) that are written
+/// as wrappers, outermost first.
+pub(super) fn wrappers(source: &[u8], blocks: &[MacroBlock]) -> Vec<Wrapper> {
+    if source.len() > MAX_BYTES {
+        return Vec::new();
+    }
+    let mut out: Vec<Wrapper> = Vec::new();
+    // Each block's index in `out`, if it is a wrapper, and how deep it is nested.
+    let mut kept: Vec<Option<(usize, usize)>> = Vec::with_capacity(blocks.len());
+    for block in blocks {
+        let parent = match block.parent {
+            None => None,
+            Some(parent) => match kept[parent] {
+                Some(found) => Some(found),
+                // Inside a block left as written: left too.
+                None => {
+                    kept.push(None);
+                    continue;
+                }
+            },
+        };
+        let depth = parent.map_or(1, |(_, depth)| depth + 1);
+        match wrapper(source, block.open, block.close) {
+            Some(head) if depth <= MAX_NESTING => {
+                kept.push(Some((out.len(), depth)));
+                out.push(Wrapper {
+                    head,
+                    close: block.close,
+                    parent: parent.map(|(index, _)| index),
+                });
+            }
+            _ => kept.push(None),
+        }
+    }
+    out
+}
+
+/// `source` with every wrapper's head and closing brace replaced by spaces: what real
+/// code holds, to be confirmed by a parse without an error.
+pub(super) fn unwrapped_all(source: &[u8], wrappers: &[Wrapper]) -> Vec<u8> {
+    let mut text = source.to_vec();
+    for wrapper in wrappers {
+        blank(&mut text, wrapper);
+    }
+    text
+}
+
+/// `source` with the wrappers unwrapped whose insides read as Rust items without a
+/// syntax error (so `macro_rules!` bodies or DSLs such as `lazy_static!`'s stay as they
+/// are), each only when the wrapper around it is; None when none is.
+pub(super) fn unwrapped_checked(
     source: &[u8],
+    wrappers: &[Wrapper],
     deadline: Deadline,
 ) -> Result<Option<Vec<u8>>, OutlineError> {
-    if source.len() > MAX_BYTES || !source.split(|&b| b == b'\n').any(|l| head(l).is_some()) {
-        return Ok(None);
-    }
     let Some(grammar) = parse::grammar(super::Language::Rust) else {
         return Ok(None);
     };
     let mut parser = parse::parser(&grammar)?;
     let mut text = source.to_vec();
-    let mut changed = false;
-    for _ in 0..MAX_ROUNDS {
-        let whole = 0..text.len();
-        let tree = parse::parse(
+    let mut done = vec![false; wrappers.len()];
+    for (index, wrapper) in wrappers.iter().enumerate() {
+        if wrapper.parent.is_some_and(|parent| !done[parent]) {
+            continue;
+        }
+        let inner = wrapper.head.end..wrapper.close;
+        let items = parse::parse(
             &mut parser,
             &text,
-            std::slice::from_ref(&whole),
+            std::slice::from_ref(&inner),
             &[],
             deadline,
         )?;
-        let mut wrappers = Vec::new();
-        item_level_wrappers(tree.root_node(), &text, &mut wrappers);
-        drop(tree);
-        let mut round = false;
-        for (head, close) in wrappers {
-            let inner = head.end..close;
-            let items = parse::parse(
-                &mut parser,
-                &text,
-                std::slice::from_ref(&inner),
-                &[],
-                deadline,
-            )?;
-            if items.root_node().has_error() {
-                continue;
-            }
-            text[head].fill(b' ');
-            text[close] = b' ';
-            round = true;
+        if !items.root_node().has_error() {
+            blank(&mut text, wrapper);
+            done[index] = true;
         }
-        if !round {
-            break;
-        }
-        changed = true;
     }
-    Ok(changed.then_some(text))
+    Ok(done.contains(&true).then_some(text))
+}
+
+fn blank(text: &mut [u8], wrapper: &Wrapper) {
+    text[wrapper.head.clone()].fill(b' ');
+    text[wrapper.close] = b' ';
 }
 
 /// Whether `line` is a wrapper's first line: `name! {` (indentation and spaces aside).
@@ -88,53 +141,166 @@ fn head(line: &[u8]) -> Option<()> {
         .then_some(())
 }
 
-/// The wrappers among the items under `node`: for each, the bytes of its head (from its
-/// name to its `{`) and the offset of its closing `}`.
-fn item_level_wrappers(node: tree_sitter::Node, text: &[u8], out: &mut Vec<(Range<usize>, usize)>) {
-    let mut cursor = node.walk();
-    for child in node.named_children(&mut cursor) {
-        match child.kind() {
-            "macro_invocation" => out.extend(wrapper(child, text)),
-            "expression_statement" => {
-                let mut inner = child.walk();
-                for call in child.named_children(&mut inner) {
-                    if call.kind() == "macro_invocation" {
-                        out.extend(wrapper(call, text));
-                    }
-                }
-            }
-            "mod_item" | "impl_item" | "trait_item" => {
-                if let Some(body) = child.child_by_field_name("body") {
-                    item_level_wrappers(body, text, out);
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-/// The head and closing brace of `call` when it is written as a wrapper.
-fn wrapper(call: tree_sitter::Node, text: &[u8]) -> Option<(Range<usize>, usize)> {
-    let last = u32::try_from(call.named_child_count().checked_sub(1)?).ok()?;
-    let tree = call.named_child(last)?;
-    if tree.kind() != "token_tree" {
-        return None;
-    }
-    let (start, open, close) = (call.start_byte(), tree.start_byte(), tree.end_byte() - 1);
-    if text.get(open) != Some(&b'{') || text.get(close) != Some(&b'}') {
-        return None;
-    }
-    let (head_start, head_end) = (line_start(text, start), line_end(text, open));
+/// The head of the macro block from `open` to `close` when it is written as a wrapper:
+/// its name and `{` alone on their line, its `}` alone on a later one.
+fn wrapper(text: &[u8], open: usize, close: usize) -> Option<Range<usize>> {
+    let (head_start, head_end) = (line_start(text, open), line_end(text, open));
     head(&text[head_start..head_end])?;
-    if !text[head_start..start].iter().all(u8::is_ascii_whitespace) {
-        return None;
-    }
-    // The `}` alone on its line.
+    let start = head_start
+        + text[head_start..]
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count();
     let close_start = line_start(text, close);
     let close_end = line_end(text, close);
     let alone = text[close_start..close].iter().all(u8::is_ascii_whitespace)
         && text[close + 1..close_end]
             .iter()
             .all(u8::is_ascii_whitespace);
-    (alone && close_start > head_end).then_some((start..open + 1, close))
+    (alone && close_start > head_end && starts_an_item(&text[open + 1..close]))
+        .then_some(start..open + 1)
+}
+
+/// What follows the attribute that `text` starts with (`#[…]`, brackets counted).
+fn after_attribute(text: &[u8]) -> &[u8] {
+    let mut depth = 0usize;
+    for (at, &b) in text.iter().enumerate() {
+        match b {
+            b'[' => depth += 1,
+            b']' if depth == 1 => return &text[at + 1..],
+            b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    &[]
+}
+
+/// Words an item starts with (after its attributes and doc comments).
+const ITEM_WORDS: &[&[u8]] = &[
+    b"pub",
+    b"fn",
+    b"struct",
+    b"enum",
+    b"union",
+    b"trait",
+    b"impl",
+    b"mod",
+    b"use",
+    b"const",
+    b"static",
+    b"type",
+    b"unsafe",
+    b"async",
+    b"extern",
+    b"macro_rules",
+];
+
+/// Whether `inside` (a block's bytes) is empty or starts like an item, after its
+/// comments and attributes: with an item's word or a macro invocation. Arguments to a macro (`deserialize_bool()`,
+/// `static ref X` for `lazy_static!`) are not, and are never parsed as items.
+fn starts_an_item(inside: &[u8]) -> bool {
+    let mut rest = inside;
+    loop {
+        rest = rest.trim_ascii_start();
+        if rest.starts_with(b"//") {
+            let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+            rest = &rest[end..];
+        } else if rest.starts_with(b"/*") {
+            let end = memchr::memmem::find(rest, b"*/").map_or(rest.len(), |at| at + 2);
+            rest = &rest[end..];
+        } else if rest.starts_with(b"#[") || rest.starts_with(b"#![") {
+            rest = after_attribute(rest);
+        } else {
+            break;
+        }
+    }
+    let word_len = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    let (word, after) = rest.split_at(word_len);
+    match rest.first() {
+        None => true,
+        Some(_) if word == b"static" => !after.trim_ascii_start().starts_with(b"ref "),
+        Some(_) => ITEM_WORDS.contains(&word) || (!word.is_empty() && after.starts_with(b"!")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::structure::Language;
+    use crate::structure::bodies;
+
+    fn unwrapped(src: &str) -> (String, String) {
+        let blocks = bodies::scan(Language::Rust, src.as_bytes()).macro_blocks;
+        let found = wrappers(src.as_bytes(), &blocks);
+        let all = String::from_utf8(unwrapped_all(src.as_bytes(), &found)).unwrap();
+        let deadline = Deadline::after(std::time::Duration::from_secs(10));
+        let checked = unwrapped_checked(src.as_bytes(), &found, deadline).unwrap();
+        let checked = String::from_utf8(checked.unwrap_or_else(|| src.as_bytes().to_vec()));
+        (all, checked.unwrap())
+    }
+
+    #[test]
+    fn a_wrapper_is_its_name_and_brace_alone_on_a_line_and_its_brace_alone_on_another() {
+        let src = "w! {\n    fn f() {}\n}\nx! { fn g() {} }\ny! {\n    fn h() {}\n} z\n";
+        let (all, _) = unwrapped(src);
+        assert_eq!(
+            all,
+            "    \n    fn f() {}\n \nx! { fn g() {} }\ny! {\n    fn h() {}\n} z\n"
+        );
+    }
+
+    #[test]
+    fn a_macro_whose_braces_hold_arguments_is_no_wrapper() {
+        for inside in [
+            "deserialize_bool()",
+            "static ref X: u8 = 1;",
+            "#[cfg(x)]\n    (), Box<str>",
+        ] {
+            let src = format!("w! {{\n    {inside}\n}}\n");
+            assert_eq!(unwrapped(&src).0, src, "{inside}");
+        }
+        for inside in [
+            "#[cfg(x)]\n    pub fn f() {}",
+            "// c\n    x! { }",
+            "",
+            "static X: u8 = 1;",
+        ] {
+            let src = format!("w! {{\n    {inside}\n}}\n");
+            assert_ne!(unwrapped(&src).0, src, "{inside}");
+        }
+    }
+
+    #[test]
+    fn checked_one_by_one_a_wrapper_with_an_error_stays_and_so_do_those_inside_it() {
+        let src = "a! {\n    pub struct F: u32 {}\n    b! {\n        fn f() {}\n    }\n}\nc! {\n    fn g() {}\n}\n";
+        let (all, checked) = unwrapped(src);
+        assert!(
+            all.starts_with("    \n") && all.contains("\n        \n"),
+            "{all}"
+        );
+        assert!(
+            checked.contains("a! {") && checked.contains("b! {"),
+            "{checked}"
+        );
+        assert!(
+            !checked.contains("c! {") && checked.ends_with("    fn g() {}\n \n"),
+            "{checked}"
+        );
+    }
+
+    #[test]
+    fn wrappers_nested_deeper_than_four_stay() {
+        let mut src = String::new();
+        for depth in 0..6 {
+            src += &format!("{}w{depth}! {{\n", "    ".repeat(depth));
+        }
+        for depth in (0..6).rev() {
+            src += &format!("{}}}\n", "    ".repeat(depth));
+        }
+        let (all, _) = unwrapped(&src);
+        assert!(all.contains("w4! {") && !all.contains("w3!"), "{all}");
+    }
 }

@@ -181,3 +181,58 @@ fn items_inside_expressions_are_found_past_statements_without_braces() {
     assert_eq!(names(source), ["outer", "in_closure", "InBlock"]);
     assert_eq!(names("mod a;\nmod b;\n"), ["a", "b"]);
 }
+
+/// Items in an item-level macro wrapper (`cfg_rt! { … }`) are read where they stand, in
+/// a file, a module and an impl, and in a wrapper inside a wrapper; a macro's arguments
+/// and a wrapper inside a function are not items.
+#[test]
+fn items_in_macro_wrappers_are_read_where_they_stand() {
+    let source = "
+cfg_rt! {
+    pub fn spawn() {}
+    cfg_net! {
+        pub struct Tcp;
+    }
+}
+mod m {
+    cfg_io! {
+        fn read() {}
+    }
+}
+impl S {
+    cfg_fs! {
+        #[inline]
+        fn open(&self) {}
+    }
+}
+forward! {
+    deserialize_bool()
+}
+fn run() {
+    cfg_x! {
+        fn inner_of_a_call() {}
+    }
+}
+";
+    assert_eq!(
+        super::support::names(Language::Rust, source),
+        ["spawn", "Tcp", "m", "m::read", "impl S", "S::open", "run"]
+    );
+}
+
+/// When unwrapping every wrapper leaves a syntax error, each wrapper is checked alone:
+/// a DSL's braces stay as written and the other wrappers' items are still found.
+#[test]
+fn a_wrapper_that_holds_no_items_stays_wrapped_and_the_others_do_not() {
+    let source = "
+bitflags! {
+    pub struct Flags: u32 {
+        const A = 1;
+    }
+}
+cfg_rt! {
+    pub fn spawn() {}
+}
+";
+    assert_eq!(super::support::names(Language::Rust, source), ["spawn"]);
+}
