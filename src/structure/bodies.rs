@@ -16,7 +16,10 @@
 //! every body's braces came back as one node's ([`trusted`]); if one did not, it parses
 //! the file again whole.
 //!
-//! In Rust the scan also notes the macro invocations that open a brace block at item
+//! In Rust, whole lines of `//` comments outside those bodies are left out too (the
+//! doc comments that make half of a crate such as tokio); the walk counts them as a
+//! definition's leading lines all the same (see [`CommentLines`]). The scan also notes
+//! the macro invocations that open a brace block at item
 //! level (`cfg_rt! {` in a file, a `mod`, an `impl` or a `trait`): `rust_macros` may read
 //! the items in them where they stand.
 
@@ -251,11 +254,26 @@ pub(super) struct MacroBlock {
     pub parent: Option<usize>,
 }
 
+/// Consecutive lines that hold a `//` comment and nothing else (but indentation), left
+/// out of the parse: the rows they span, for the walk, which counts them as a
+/// definition's leading lines as it counts the comments it sees.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct CommentLines {
+    /// From the first `//` to the end of the last line (its line end excluded).
+    pub bytes: Range<usize>,
+    pub first_row: usize,
+    /// The byte column of the first `//`.
+    pub first_col: usize,
+    pub last_row: usize,
+}
+
 /// What the scan found.
 #[derive(Default)]
 pub(super) struct Scanned {
     /// The insides of the bodies to pass over, sorted and apart.
     pub holes: Vec<Range<usize>>,
+    /// Rust: whole comment lines outside the holes, sorted and apart.
+    pub comments: Vec<CommentLines>,
     /// Rust's item-level macro blocks, outermost first.
     pub macro_blocks: Vec<MacroBlock>,
 }
@@ -266,6 +284,20 @@ pub(super) fn scan(language: Language, source: &[u8]) -> Scanned {
     match lexis(language) {
         Some(lexis) => Scan::new(lexis, source).run().unwrap_or_default(),
         None => Scanned::default(),
+    }
+}
+
+impl Scanned {
+    /// What the parser passes over: the holes and the comment lines, sorted and apart.
+    pub(super) fn left_out(&self) -> Vec<Range<usize>> {
+        let mut out: Vec<Range<usize>> = self
+            .holes
+            .iter()
+            .cloned()
+            .chain(self.comments.iter().map(|c| c.bytes.clone()))
+            .collect();
+        out.sort_unstable_by_key(|range| range.start);
+        out
     }
 }
 
@@ -321,6 +353,8 @@ struct Scan<'a> {
     /// The head at the top level (the file, outside every bracket).
     top: Head,
     holes: Vec<Range<usize>>,
+    /// Whole comment lines (bytes), consecutive ones merged.
+    comments: Vec<Range<usize>>,
     macro_blocks: Vec<MacroBlock>,
     /// Where the last word read ends, and the last byte of code before it.
     word_end: usize,
@@ -361,6 +395,7 @@ impl<'a> Scan<'a> {
             stack: Vec::new(),
             top: Head::default(),
             holes: Vec::new(),
+            comments: Vec::new(),
             macro_blocks: Vec::new(),
             word_end: 0,
             before_word: 0,
@@ -405,6 +440,10 @@ impl<'a> Scan<'a> {
                 continue;
             }
             let first_on_line = std::mem::replace(&mut line_start, false);
+            if self.lexis.rust() && first_on_line && b == b'/' && self.peek(1) == b'/' {
+                self.comment_line();
+                continue;
+            }
             if self.lexis.c() && first_on_line && b == b'#' {
                 self.preprocessor_line();
                 line_start = true;
@@ -412,8 +451,13 @@ impl<'a> Scan<'a> {
             }
             self.token(b)?;
         }
-        (self.stack.is_empty() && self.templates.is_empty()).then_some(Scanned {
+        if !(self.stack.is_empty() && self.templates.is_empty()) {
+            return None;
+        }
+        let comments = comment_rows(self.src, &self.comments, &self.holes);
+        Some(Scanned {
             holes: self.holes,
+            comments,
             macro_blocks: self.macro_blocks,
         })
     }
@@ -749,6 +793,27 @@ impl<'a> Scan<'a> {
         }
     }
 
+    /// A line that holds only a `//` comment: noted, merged with the line above if that
+    /// was one too.
+    fn comment_line(&mut self) {
+        let start = self.at;
+        self.skip_line();
+        let end = self.src[start..self.at]
+            .strip_suffix(b"\r")
+            .map_or(self.at, |line| start + line.len());
+        match self.comments.last_mut() {
+            Some(last)
+                if self.src[last.end..start]
+                    .iter()
+                    .all(u8::is_ascii_whitespace)
+                    && count_byte(&self.src[last.end..start], b'\n') == 1 =>
+            {
+                last.end = end;
+            }
+            _ => self.comments.push(start..end),
+        }
+    }
+
     fn skip_line(&mut self) {
         self.at =
             memchr::memchr(b'\n', &self.src[self.at..]).map_or(self.src.len(), |n| self.at + n);
@@ -941,6 +1006,39 @@ impl<'a> Scan<'a> {
         // The flags are read as a word: harmless.
         self.at = self.at.min(self.src.len().saturating_sub(1));
     }
+}
+
+fn count_byte(text: &[u8], byte: u8) -> usize {
+    memchr::memchr_iter(byte, text).count()
+}
+
+/// `comments` (sorted) outside `holes` (sorted), with their rows.
+fn comment_rows(
+    src: &[u8],
+    comments: &[Range<usize>],
+    holes: &[Range<usize>],
+) -> Vec<CommentLines> {
+    let mut out = Vec::new();
+    let (mut row, mut counted) = (0, 0);
+    let mut hole = holes.iter().peekable();
+    for comment in comments {
+        while hole.next_if(|h| h.end <= comment.start).is_some() {}
+        if hole.peek().is_some_and(|h| h.start <= comment.start) {
+            continue;
+        }
+        row += count_byte(&src[counted..comment.start], b'\n');
+        let first_row = row;
+        row += count_byte(&src[comment.clone()], b'\n');
+        counted = comment.end;
+        let line_start = super::line_start(src, comment.start);
+        out.push(CommentLines {
+            bytes: comment.clone(),
+            first_row,
+            first_col: comment.start - line_start,
+            last_row: row,
+        });
+    }
+    out
 }
 
 /// The directive's word of the preprocessor line `line` (which starts with `#`).
@@ -1145,6 +1243,22 @@ mod tests {
                     parent: None
                 },
             ]
+        );
+    }
+
+    #[test]
+    fn rust_comment_lines_outside_bodies_are_noted_with_their_rows() {
+        let src = format!(
+            "//! Crate.\n\n/// One.\n  // Two.\nfn f() {{\n    // inside\n    {BODY}\n}}\nlet s = \"\n// in a string\";\nx(); // after code\n"
+        );
+        let found = scan(Language::Rust, src.as_bytes()).comments;
+        let rows: Vec<_> = found
+            .iter()
+            .map(|c| (&src[c.bytes.clone()], c.first_row, c.first_col, c.last_row))
+            .collect();
+        assert_eq!(
+            rows,
+            [("//! Crate.", 0, 0, 0), ("/// One.\n  // Two.", 2, 0, 3)]
         );
     }
 }

@@ -57,10 +57,7 @@ pub(super) fn outline_in_pieces(
         true => bodies::scan(language, source),
         false => bodies::Scanned::default(),
     };
-    let holes = match with_holes {
-        true => scanned.holes.as_slice(),
-        false => &[],
-    };
+    let passed_over = with_holes.then_some(&scanned);
     // Rust items wrapped in a macro invocation are unwrapped (see `rust_macros`).
     let wrappers = rust_macros::wrappers(source, &scanned.macro_blocks);
     let pieces = Pieces {
@@ -71,7 +68,7 @@ pub(super) fn outline_in_pieces(
         None => markdown::sections(source, deadline, piece_bytes, &mut out)?,
         Some(grammar) => {
             let parse = |text: &[u8], out: &mut Collected| {
-                code(language, &grammar, text, holes, deadline, pieces, out)
+                code(language, &grammar, text, passed_over, deadline, pieces, out)
             };
             if wrappers.is_empty() {
                 parse(source, &mut out)?;
@@ -118,13 +115,13 @@ fn release(tree: tree_sitter::Tree, bytes: usize) {
         .spawn(move || drop(tree));
 }
 
-/// Collects the symbols of a source file, parsing it piece by piece (see `pieces`):
-/// whether no tree had an error.
+/// Collects the symbols of a source file, parsing it piece by piece (see `pieces`), or
+/// in one piece without what `passed_over` holds: whether no tree had an error.
 fn code(
     language: Language,
     grammar: &tree_sitter::Language,
     source: &[u8],
-    holes: &[Range<usize>],
+    passed_over: Option<&bodies::Scanned>,
     deadline: Deadline,
     cut: Pieces,
     out: &mut Collected,
@@ -137,6 +134,9 @@ fn code(
     let mut header: Vec<Range<usize>> = Vec::new();
     let mut resume: Vec<walk::Open> = Vec::new();
     let mut clean = true;
+    let left_out = passed_over
+        .map(bodies::Scanned::left_out)
+        .unwrap_or_default();
     while start < source.len() {
         let inside = source.len() - start > cut.inside_from;
         let end = pieces::piece_end(source, start, cut.bytes, language, inside);
@@ -147,17 +147,22 @@ fn code(
             true => pieces::closers(source, &seen, language),
             false => Vec::new(),
         };
-        let tree = match start == 0 && end == source.len() && !holes.is_empty() {
-            true => {
-                let around = bodies::around(0..end, holes);
+        // The comment lines the tree was parsed without.
+        let mut comments: &[bodies::CommentLines] = &[];
+        let tree = match (passed_over, start == 0 && end == source.len()) {
+            (Some(scanned), true) if !left_out.is_empty() => {
+                let around = bodies::around(0..end, &left_out);
                 let tree = parse::parse(&mut parser, source, &around, &closers, deadline)?;
-                match bodies::trusted(language, &tree, holes) {
-                    true => tree,
+                match bodies::trusted(language, &tree, &scanned.holes) {
+                    true => {
+                        comments = &scanned.comments;
+                        tree
+                    }
                     // The scan misread the file: parse it whole.
                     false => parse::parse(&mut parser, source, &seen, &closers, deadline)?,
                 }
             }
-            false => parse::parse(&mut parser, source, &seen, &closers, deadline)?,
+            _ => parse::parse(&mut parser, source, &seen, &closers, deadline)?,
         };
         let usable = pieces::usable(&tree, source, start, end, &seen, &rules, language, inside);
         let (tree, to, next_header, open) = match usable {
@@ -175,7 +180,7 @@ fn code(
         clean &= !tree.root_node().has_error();
         let reaching = walk::symbols(
             &tree,
-            source,
+            (source, comments),
             (start, to),
             &resume,
             &open,

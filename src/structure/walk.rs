@@ -4,6 +4,7 @@
 
 use tree_sitter::{Node, Tree};
 
+use super::bodies::CommentLines;
 use super::collect::Collected;
 use super::deadline::Deadline;
 use super::def::{Def, last_row};
@@ -58,6 +59,8 @@ pub(super) struct Open {
 /// The walk's state: the path from the root to the current node, and the symbols.
 struct Walker<'a, 't> {
     src: &'a [u8],
+    /// Whole comment lines the tree was parsed without: leading lines all the same.
+    comments: &'a [CommentLines],
     /// Nodes that start before this byte were walked in an earlier piece.
     from: usize,
     /// The symbols open at `from`, outermost first.
@@ -106,7 +109,8 @@ impl NextMatch {
     }
 }
 
-/// Appends the symbols of `tree`, parsed from the file `src`, to `out` in pre-order: those
+/// Appends the symbols of `tree`, parsed from the file `src` without the lines of
+/// `comments`, to `out` in pre-order: those
 /// of the nodes that start in `from..limit` (a node that starts before `from` and defines
 /// one of `resume` is that symbol again, its end moved to the node's); `Timeout` when
 /// `deadline` passes first. Returns the symbols that the nodes `open_at_limit` (start,
@@ -114,7 +118,7 @@ impl NextMatch {
 #[allow(clippy::too_many_arguments)]
 pub(super) fn symbols(
     tree: &Tree,
-    src: &[u8],
+    (src, comments): (&[u8], &[CommentLines]),
     (from, limit): (usize, usize),
     resume: &[Open],
     open_at_limit: &[(usize, u16)],
@@ -125,6 +129,7 @@ pub(super) fn symbols(
 ) -> Result<Vec<Open>, OutlineError> {
     let mut walker = Walker {
         src,
+        comments,
         from,
         resume,
         open_at_limit,
@@ -332,6 +337,7 @@ impl<'t> Walker<'_, 't> {
         }
         let first = frame.node.start_position().row;
         let last = last_row(frame.node);
+        let (top, top_col) = self.top(first, frame.node.start_position().column);
         if !frame.own_line {
             // A comment after an attribute or another comment on the same line
             // (`#[inline] // why`, `/* a */ // b`) continues the run that line is in.
@@ -341,23 +347,34 @@ impl<'t> Walker<'_, 't> {
                 .map(|run| Run { last, ..run });
         }
         Some(match frame.run {
-            Some(run) if first <= run.last + 1 => Run { last, ..run },
+            Some(run) if top <= run.last + 1 => Run { last, ..run },
             _ => Run {
-                first,
-                first_col: frame.node.start_position().column,
+                first: top,
+                first_col: top_col,
                 last,
             },
         })
+    }
+
+    /// The row and column where the lines of a node at `row` and `col` start with the
+    /// comment lines right above it that the tree was parsed without.
+    fn top(&self, row: usize, col: usize) -> (usize, usize) {
+        let above = self.comments.partition_point(|c| c.last_row + 1 < row);
+        match self.comments.get(above) {
+            Some(c) if c.last_row + 1 == row => (c.first_row, c.first_col),
+            _ => (row, col),
+        }
     }
 
     /// Lists the definition `def` that `node`, at `depth`, makes.
     fn add(&mut self, def: Def, node: Node<'t>, depth: usize) {
         let outer = &self.frames[depth.saturating_sub(def.outer_up)];
         let outer_row = outer.node.start_position().row;
+        let (top, top_col) = self.top(outer_row, outer.node.start_position().column);
         let (start, start_col) = match (def.start_row, outer.run) {
             (Some(row), _) if row > outer_row => (row, 0),
-            (_, Some(run)) if outer_row <= run.last + 1 => (run.first, run.first_col),
-            _ => (outer_row, outer.node.start_position().column),
+            (_, Some(run)) if top <= run.last + 1 => (run.first, run.first_col),
+            _ => (top, top_col),
         };
         let end = last_row(outer.node).max(last_row(node));
         let (parent, prefix) = match self.open.last() {

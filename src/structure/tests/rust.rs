@@ -236,3 +236,38 @@ cfg_rt! {
 ";
     assert_eq!(super::support::names(Language::Rust, source), ["spawn"]);
 }
+
+/// Whole comment lines are left out of the parse, and still lead the definition below
+/// them: above an attribute, between attributes, in an impl, in a function that holds
+/// items; not across a blank line.
+#[test]
+fn comment_lines_lead_though_the_tree_has_none() {
+    check(
+        Language::Rust,
+        "
+/// Doc.
+#[derive(Debug)]
+// between
+#[repr(C)]
+struct S;
+
+// Not attached.
+
+impl S {
+    /// Method.
+    fn m() {}
+}
+fn outer() {
+    // nested
+    fn inner() {}
+}
+",
+        &[
+            ("S", "struct", 1, 5, 5, 0),
+            ("impl S", "impl", 9, 9, 12, 0),
+            ("S::m", "method", 10, 11, 11, 1),
+            ("outer", "function", 13, 13, 16, 0),
+            ("outer::inner", "function", 14, 15, 15, 1),
+        ],
+    );
+}
