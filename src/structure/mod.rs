@@ -24,6 +24,7 @@ mod markdown_pieces;
 mod outline;
 mod parse;
 mod pieces;
+mod python_bodies;
 mod python_depth;
 mod rules;
 mod rust_macros;

@@ -147,15 +147,15 @@ fn code(
             true => pieces::closers(source, &seen, language),
             false => Vec::new(),
         };
-        // The comment lines the tree was parsed without.
-        let mut comments: &[bodies::CommentLines] = &[];
+        // What the tree was parsed without.
+        let mut without = None;
         let tree = match (passed_over, start == 0 && end == source.len()) {
             (Some(scanned), true) if !left_out.is_empty() => {
                 let around = bodies::around(0..end, &left_out);
                 let tree = parse::parse(&mut parser, source, &around, &closers, deadline)?;
                 match bodies::trusted(language, &tree, &scanned.holes) {
                     true => {
-                        comments = &scanned.comments;
+                        without = Some(scanned);
                         tree
                     }
                     // The scan misread the file: parse it whole.
@@ -180,7 +180,7 @@ fn code(
         clean &= !tree.root_node().has_error();
         let reaching = walk::symbols(
             &tree,
-            (source, comments),
+            (source, without),
             (start, to),
             &resume,
             &open,

@@ -4,10 +4,11 @@
 
 use tree_sitter::{Node, Tree};
 
-use super::bodies::CommentLines;
+use super::bodies::{CommentLines, Scanned};
 use super::collect::Collected;
 use super::deadline::Deadline;
 use super::def::{Def, last_row};
+use super::python_bodies::Tail;
 use super::rules::{Context, Inside, Rules};
 use super::symbol::{Body, OutlineError, Symbol};
 
@@ -61,6 +62,8 @@ struct Walker<'a, 't> {
     src: &'a [u8],
     /// Whole comment lines the tree was parsed without: leading lines all the same.
     comments: &'a [CommentLines],
+    /// Python: the tails of bodies the tree was parsed without.
+    tails: &'a [Tail],
     /// Nodes that start before this byte were walked in an earlier piece.
     from: usize,
     /// The symbols open at `from`, outermost first.
@@ -109,8 +112,8 @@ impl NextMatch {
     }
 }
 
-/// Appends the symbols of `tree`, parsed from the file `src` without the lines of
-/// `comments`, to `out` in pre-order: those
+/// Appends the symbols of `tree`, parsed from the file `src` without what the bodies
+/// scan found to pass over (if it was), to `out` in pre-order: those
 /// of the nodes that start in `from..limit` (a node that starts before `from` and defines
 /// one of `resume` is that symbol again, its end moved to the node's); `Timeout` when
 /// `deadline` passes first. Returns the symbols that the nodes `open_at_limit` (start,
@@ -118,7 +121,7 @@ impl NextMatch {
 #[allow(clippy::too_many_arguments)]
 pub(super) fn symbols(
     tree: &Tree,
-    (src, comments): (&[u8], &[CommentLines]),
+    (src, without): (&[u8], Option<&Scanned>),
     (from, limit): (usize, usize),
     resume: &[Open],
     open_at_limit: &[(usize, u16)],
@@ -129,7 +132,8 @@ pub(super) fn symbols(
 ) -> Result<Vec<Open>, OutlineError> {
     let mut walker = Walker {
         src,
-        comments,
+        comments: without.map_or(&[], |s| &s.comments),
+        tails: without.map_or(&[], |s| &s.tails),
         from,
         resume,
         open_at_limit,
@@ -316,7 +320,7 @@ impl<'t> Walker<'_, 't> {
                     Body {
                         open: line(open),
                         first: line(open) + 1,
-                        last: line(last_row(body)),
+                        last: line(self.tail(last_row(body))),
                         close: None,
                     }
                 }
@@ -356,6 +360,16 @@ impl<'t> Walker<'_, 't> {
         })
     }
 
+    /// The last row of a node that ends on `row`, with the tail of a body the tree was
+    /// parsed without that starts on the next row.
+    fn tail(&self, row: usize) -> usize {
+        let next = self.tails.partition_point(|t| t.first_row <= row);
+        match self.tails.get(next) {
+            Some(t) if t.first_row == row + 1 => t.last_row,
+            _ => row,
+        }
+    }
+
     /// The row and column where the lines of a node at `row` and `col` start with the
     /// comment lines right above it that the tree was parsed without.
     fn top(&self, row: usize, col: usize) -> (usize, usize) {
@@ -376,7 +390,7 @@ impl<'t> Walker<'_, 't> {
             (_, Some(run)) if top <= run.last + 1 => (run.first, run.first_col),
             _ => (top, top_col),
         };
-        let end = last_row(outer.node).max(last_row(node));
+        let end = self.tail(last_row(outer.node).max(last_row(node)));
         let (parent, prefix) = match self.open.last() {
             Some(open) => (Some(open.index), open.scope.as_str()),
             None => (None, ""),

@@ -83,3 +83,34 @@ fn definitions_are_found_past_statements_passed_over_whole() {
     let broken = "x = [\ndef f():\n    pass\n\nclass D:\n    def m(self):\n        pass\n";
     assert_eq!(names(broken), ["f", "D", "D.m"]);
 }
+
+/// Bodies past their first logical line are passed over by the parser: a function, the
+/// class around it and a decorated one still end on their last line, and a body that
+/// holds a definition is parsed with it.
+#[test]
+fn definitions_end_on_their_last_line_though_their_bodies_are_passed_over() {
+    check(
+        Language::Python,
+        "
+class C:
+    @property
+    def m(self):
+        \"\"\"Doc.\"\"\"
+        x = [1,
+             2]
+        return x
+
+def outer():
+    a = 1
+    def inner():
+        return a
+    return inner
+",
+        &[
+            ("C", "class", 1, 1, 7, 0),
+            ("C.m", "method", 2, 3, 7, 1),
+            ("outer", "function", 9, 9, 13, 0),
+            ("outer.inner", "function", 11, 11, 12, 1),
+        ],
+    );
+}
