@@ -212,6 +212,8 @@ struct Head {
     /// Rust: it is a function's (`fn`), where an `=` binds a type (`Item = u8`) and
     /// does not make the `{` an operand.
     function_item: bool,
+    /// Rust: it is `macro_rules! name`, whose rules are token trees, not items.
+    macro_rules: bool,
 }
 
 /// What a `{` opened.
@@ -241,6 +243,9 @@ struct Open {
     items: bool,
     /// Rust: the index of the macro block it opens, in [`Scanned::macro_blocks`].
     macro_block: Option<usize>,
+    /// Rust: a `macro_rules!` body, passed over whatever its rules hold (the grammar
+    /// reads them as token trees, which define nothing).
+    rules: bool,
 }
 
 /// A Rust macro invocation whose brace block stands at item level: `name! {` right
@@ -657,6 +662,7 @@ impl<'a> Scan<'a> {
         if lexis.rust() && item_keyword {
             head.items |= is(&["mod", "impl", "trait"]);
             head.function_item |= is(&["fn"]);
+            head.macro_rules |= is(&["macro_rules"]);
             head.past_modifiers = !is(RUST_MODIFIERS);
         }
         if is(lexis.types) && item_keyword {
@@ -716,7 +722,9 @@ impl<'a> Scan<'a> {
             .is_some_and(|open| open.byte == b'{' && open.block == Block::Kept);
         let nested = ecmascript && (head.assign || head.colon || in_object);
         let macro_block = b == b'{' && self.item_level_macro();
+        let rules = b == b'{' && head.macro_rules;
         let (block, defining) = match b {
+            b'{' if rules => (Block::Body, true),
             b'{' if type_head || in_constants => (Block::Kept, true),
             // `catch() {…}` in an object is a method.
             b'{' if head.control && !(ecmascript && in_object) => (Block::Body, false),
@@ -735,6 +743,7 @@ impl<'a> Scan<'a> {
             constants: self.lexis.java() && b == b'{' && head.enumeration,
             items: b == b'{' && (head.items || macro_block),
             macro_block: macro_block.then_some(self.macro_blocks.len()),
+            rules,
         });
         if macro_block {
             let parent = self.stack.iter().rev().skip(1).find_map(|o| o.macro_block);
@@ -798,7 +807,8 @@ impl<'a> Scan<'a> {
             self.macro_blocks[index].close = end;
         }
         let marks_parent = open.defining || open.defines;
-        if open.block == Block::Body && !open.defines && end - open.at > MIN_INSIDE {
+        let passed_over = open.block == Block::Body && (!open.defines || open.rules);
+        if passed_over && end - open.at > MIN_INSIDE {
             let start = open.at + 1;
             while self.holes.last().is_some_and(|h| h.start >= start) {
                 self.holes.pop();
@@ -1276,6 +1286,19 @@ mod tests {
         assert_eq!(
             rows,
             [("//! Crate.", 0, 0, 0), ("/// One.\n  // Two.", 2, 0, 3)]
+        );
+    }
+
+    #[test]
+    fn a_macro_rules_body_is_passed_over_whatever_it_holds_and_defines_around_it() {
+        let src = format!(
+            "macro_rules! m {{\n    ($t:ty) => {{ impl X for $t {{ fn f() {{ {BODY} }} }} }};\n}}\nfn g() {{ macro_rules! n {{ () => {{ {BODY} }} }} }}\n"
+        );
+        let found = insides(Language::Rust, &src);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(
+            found[0].starts_with("\n    ($t:ty)") && found[1].starts_with(" () => "),
+            "{found:?}"
         );
     }
 }
