@@ -8,8 +8,8 @@
 //! Only uses written as macros are (upper case, digits and `_`) and placed where no C or
 //! C++ code could be are blanked:
 //! - a line that holds only `NAME` or `NAME(…)`, after a line that ends a statement, a
-//!   block or a label (or a preprocessor line or nothing), and before a line that starts
-//!   a declaration;
+//!   block or a label, or a template's head (or a preprocessor line or nothing), and
+//!   before a line that starts a declaration;
 //! - `NAME(…)` or `NAME` after a parameter list's `)` (and `const`, `override`, `final`,
 //!   `noexcept`) or after `namespace name`, with nothing but `{`, `;` or a comment after;
 //! - `NAME` between `class`, `struct` or `union` and the type's own name;
@@ -142,7 +142,8 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
                 t.ends_with(b"\\")
                     || !(t.starts_with(b"#")
                         || t.ends_with(b"*/")
-                        || matches!(t.last(), Some(b'{' | b'}' | b';' | b':')))
+                        || matches!(t.last(), Some(b'{' | b'}' | b';' | b':'))
+                        || template_head(t))
             });
             let next_ok = (index + 1..lines.len())
                 .find(|&i| significant(i))
@@ -164,6 +165,12 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
         }
     }
     out
+}
+
+/// Whether `line` ends a template's head (`template<…>`, or the last line of one that
+/// runs over lines), which a declaration follows.
+fn template_head(line: &[u8]) -> bool {
+    line.ends_with(b">") && !line.ends_with(b"->")
 }
 
 /// The end of `NAME` or `NAME(…)` (its arguments may run over lines) that starts at

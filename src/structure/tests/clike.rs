@@ -220,3 +220,36 @@ fn definitions_inside_expressions_are_found_past_statements_without_braces() {
         ["f", "f::Local", "f::Local::m", "main"]
     );
 }
+
+/// A macro alone on the line after a template's head (`_GLIBCXX20_CONSTEXPR`) is read
+/// past, and so are statement macros without `;` inside the body below.
+#[test]
+fn a_macro_line_after_a_template_head_is_read_past() {
+    check(
+        Language::Cpp,
+        "
+namespace std {
+  template<typename _Iterator, typename _Compare>
+    _GLIBCXX20_CONSTEXPR
+    void
+    __move_median(_Iterator __a, _Compare __comp)
+    {
+      __glibcxx_function_requires(_Concept<_Iterator>)
+      if (__comp(__a, __a))
+        std::iter_swap(__a, __a);
+    }
+
+  template<typename _Iterator>
+    _GLIBCXX20_CONSTEXPR
+    inline bool
+    all_of(_Iterator __first)
+    { return true; }
+}
+",
+        &[
+            ("std", "namespace", 1, 1, 17, 0),
+            ("std::__move_median", "function", 2, 5, 10, 1),
+            ("std::all_of", "function", 12, 15, 16, 1),
+        ],
+    );
+}
