@@ -208,16 +208,21 @@ fn string_end(src: &[u8], at: usize) -> Option<usize> {
     let quote = src[at];
     let triple = src.get(at..at + 3) == Some(&[quote; 3][..]);
     let mut i = at + if triple { 3 } else { 1 };
-    while i < src.len() {
+    // Most of a module of strings is their insides: jumped over to the next byte that
+    // matters.
+    loop {
+        i += match triple {
+            true => memchr::memchr2(quote, b'\\', src.get(i..)?)?,
+            false => memchr::memchr3(quote, b'\\', b'\n', src.get(i..)?)?,
+        };
         match src[i] {
             b'\\' => i += 2,
-            b'\n' if !triple => return Some(i),
-            b if b == quote && !triple => return Some(i + 1),
-            b if b == quote && src.get(i..i + 3) == Some(&[quote; 3][..]) => return Some(i + 3),
+            b'\n' => return Some(i),
+            _ if !triple => return Some(i + 1),
+            _ if src.get(i..i + 3) == Some(&[quote; 3][..]) => return Some(i + 3),
             _ => i += 1,
         }
     }
-    None
 }
 
 /// The rows of `holes` (sorted): for each, the row after its first logical line's and
