@@ -49,8 +49,9 @@ const MAX_ARGUMENT_BYTES: usize = 1024;
 fn parens_end(line: &[u8], at: usize) -> Option<usize> {
     let mut depth = 0usize;
     let stop = line.len().min(at.saturating_add(MAX_ARGUMENT_BYTES));
-    for (i, &b) in line[..stop].iter().enumerate().skip(at) {
-        match b {
+    let mut i = at;
+    while i < stop {
+        match line[i] {
             b'(' => depth += 1,
             b')' => {
                 depth = depth.checked_sub(1)?;
@@ -58,9 +59,17 @@ fn parens_end(line: &[u8], at: usize) -> Option<usize> {
                     return Some(i + 1);
                 }
             }
-            b'"' | b'\'' | b';' | b'{' | b'}' => return None,
+            // A string argument (`_GLIBCXX14_DEPRECATED_SUGGEST("std::shuffle")`).
+            b'"' => {
+                i += 1;
+                while i < stop && line[i] != b'"' {
+                    i += if line[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'\'' | b';' | b'{' | b'}' => return None,
             _ => {}
         }
+        i += 1;
     }
     None
 }
@@ -404,7 +413,7 @@ fn split_branches(source: &[u8], lines: &[(usize, usize)]) -> Vec<(usize, usize)
                 start,
                 body_start: end,
                 first_end: None,
-                inside_expression: stack.is_empty() && inside_expression(last_code),
+                inside_expression: inside_expression(last_code),
             }),
             b"else" | b"elif" | b"elifdef" | b"elifndef" => {
                 if let Some(open) = stack.last_mut()

@@ -253,3 +253,28 @@ namespace std {
         ],
     );
 }
+
+/// A lone macro with a string argument is read past, and so is an `#if` that splits a
+/// parameter list inside another `#if`.
+#[test]
+fn a_macro_with_a_string_and_a_nested_split_parameter_list_are_read_past() {
+    check(
+        Language::Cpp,
+        "
+#if X
+  template<typename _It, typename _Gen>
+    _DEPRECATED_SUGGEST(\"std::shuffle\")
+    void
+    random_shuffle(_It __first, _It __last,
+#if Y
+                   _Gen&& __rand)
+#else
+                   _Gen& __rand)
+#endif
+    {
+    }
+#endif
+",
+        &[("random_shuffle", "function", 2, 5, 12, 0)],
+    );
+}
