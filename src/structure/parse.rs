@@ -50,6 +50,29 @@ pub(super) fn parse(
     closers: &[u8],
     deadline: Deadline,
 ) -> Result<Tree, OutlineError> {
+    parse_until(parser, source, ranges, closers, deadline, false)?.ok_or(OutlineError::Unparsable)
+}
+
+/// [`parse`], given up (None) as soon as the parser meets a syntax error: for a tree that
+/// would be thrown away if it held one, so that error recovery is not paid for.
+pub(super) fn parse_clean(
+    parser: &mut Parser,
+    source: &[u8],
+    ranges: &[Range<usize>],
+    closers: &[u8],
+    deadline: Deadline,
+) -> Result<Option<Tree>, OutlineError> {
+    parse_until(parser, source, ranges, closers, deadline, true)
+}
+
+fn parse_until(
+    parser: &mut Parser,
+    source: &[u8],
+    ranges: &[Range<usize>],
+    closers: &[u8],
+    deadline: Deadline,
+    stop_at_error: bool,
+) -> Result<Option<Tree>, OutlineError> {
     #[cfg(test)]
     PARSES.set(PARSES.get() + 1);
     let mut included = included(source, ranges);
@@ -67,12 +90,17 @@ pub(super) fn parse(
         .set_included_ranges(&included)
         .map_err(|_| OutlineError::Unparsable)?;
     let mut timed_out = false;
+    let mut erred = false;
     let mut calls = 0u32;
     // tree-sitter calls this every hundred steps; breaking makes it return None. The
-    // clock is a system call, so it is read at every 16th call only.
-    let mut check = |_: &tree_sitter::ParseState| {
+    // clock is a system call, so it is read at every 16th call only. Where an error is
+    // met is the input's alone, so giving up there answers the same on every run.
+    let mut check = |state: &tree_sitter::ParseState| {
         calls = calls.wrapping_add(1);
-        if calls.is_multiple_of(16) && deadline.passed() {
+        if stop_at_error && state.has_error() {
+            erred = true;
+            ControlFlow::Break(())
+        } else if calls.is_multiple_of(16) && deadline.passed() {
             timed_out = true;
             ControlFlow::Break(())
         } else {
@@ -92,8 +120,11 @@ pub(super) fn parse(
         Some(options),
     );
     match tree {
-        Some(tree) => Ok(tree),
+        // An error met in the last hundred steps has not called back yet.
+        Some(tree) if stop_at_error && tree.root_node().has_error() => Ok(None),
+        Some(tree) => Ok(Some(tree)),
         None if timed_out => Err(OutlineError::Timeout),
+        None if erred => Ok(None),
         None => Err(OutlineError::Unparsable),
     }
 }
@@ -122,4 +153,36 @@ fn included(source: &[u8], ranges: &[Range<usize>]) -> Vec<tree_sitter::Range> {
             end_point: point(range.end),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clean_parse_gives_up_at_an_error_and_answers_the_same_every_time() {
+        let grammar = grammar(Language::Cpp).unwrap();
+        let mut parser = parser(&grammar).unwrap();
+        let deadline = Deadline::after(std::time::Duration::from_secs(10));
+        let clean = "int f() { return 1; }\n".repeat(200);
+        let broken = format!("{clean}int g( {{ @@ }}\n{clean}");
+        for _ in 0..3 {
+            let whole = |s: &str| std::slice::from_ref(&(0..s.len())).to_vec();
+            let ok = parse_clean(&mut parser, clean.as_bytes(), &whole(&clean), &[], deadline);
+            assert!(ok.unwrap().is_some_and(|t| !t.root_node().has_error()));
+            let erred = parse_clean(
+                &mut parser,
+                broken.as_bytes(),
+                &whole(&broken),
+                &[],
+                deadline,
+            );
+            assert!(erred.unwrap().is_none());
+        }
+        let whole = std::slice::from_ref(&(0..broken.len())).to_vec();
+        assert!(
+            parse(&mut parser, broken.as_bytes(), &whole, &[], deadline)
+                .is_ok_and(|t| t.root_node().has_error())
+        );
+    }
 }
