@@ -228,9 +228,9 @@ fn starts_an_item(inside: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Language;
+    use super::super::bodies;
     use super::*;
-    use crate::structure::Language;
-    use crate::structure::bodies;
 
     fn unwrapped(src: &str) -> (String, String) {
         let blocks = bodies::scan(Language::Rust, src.as_bytes()).macro_blocks;
