@@ -47,6 +47,26 @@ fn line_start(text: &[u8], at: usize) -> usize {
     memchr::memrchr(b'\n', &text[..at]).map_or(0, |newline| newline + 1)
 }
 
+/// The first and last rows of each of `ranges` (sorted and apart) of `text`, counted in
+/// one pass.
+fn rows<'r>(
+    text: &[u8],
+    ranges: impl IntoIterator<Item = &'r std::ops::Range<usize>>,
+) -> Vec<(usize, usize)> {
+    let newlines = |from: usize, to: usize| memchr::memchr_iter(b'\n', &text[from..to]).count();
+    let (mut row, mut counted) = (0, 0);
+    ranges
+        .into_iter()
+        .map(|range| {
+            row += newlines(counted, range.start);
+            let first = row;
+            row += newlines(range.start, range.end);
+            counted = range.end;
+            (first, row)
+        })
+        .collect()
+}
+
 /// Where the line that holds byte `at` of `text` ends: its newline, else the text's end.
 fn line_end(text: &[u8], at: usize) -> usize {
     memchr::memchr(b'\n', &text[at..]).map_or(text.len(), |n| at + n)

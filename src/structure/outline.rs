@@ -154,12 +154,10 @@ fn code(
         let tree = match (passed_over, start == 0 && end == source.len()) {
             (Some(scanned), true) if !left_out.is_empty() => {
                 let around = bodies::around(0..end, &left_out);
-                // A C++ tree with an error is not trusted: its parse stops at the error.
-                let tree = match language {
-                    Language::Cpp => {
-                        parse::parse_clean(&mut parser, source, &around, &closers, deadline)?
-                    }
-                    _ => Some(parse::parse(
+                // A tree that an error makes untrusted is given up at its first one.
+                let tree = match bodies::errors_untrusted(language) {
+                    true => parse::parse_clean(&mut parser, source, &around, &closers, deadline)?,
+                    false => Some(parse::parse(
                         &mut parser,
                         source,
                         &around,

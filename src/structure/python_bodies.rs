@@ -228,19 +228,13 @@ fn string_end(src: &[u8], at: usize) -> Option<usize> {
 /// The rows of `holes` (sorted): for each, the row after its first logical line's and
 /// the row of its last line.
 fn rows(src: &[u8], holes: &[Range<usize>]) -> Vec<Tail> {
-    let mut out = Vec::with_capacity(holes.len());
-    let (mut row, mut counted) = (0, 0);
-    for hole in holes {
-        row += memchr::memchr_iter(b'\n', &src[counted..hole.start]).count();
-        let first_row = row;
-        row += memchr::memchr_iter(b'\n', &src[hole.clone()]).count();
-        counted = hole.end;
-        out.push(Tail {
+    super::rows(src, holes)
+        .into_iter()
+        .map(|(first_row, last_row)| Tail {
             first_row,
-            last_row: row,
-        });
-    }
-    out
+            last_row,
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -7,8 +7,9 @@
 //!
 //! Only an invocation at item level (in a file, a `mod`, an `impl` or a `trait` body,
 //! as the bodies scan finds them) is unwrapped, and only when it is written as a
-//! wrapper: its name and `{` alone on the first line, its `}` alone on the last, and
-//! what it holds read as Rust items without a syntax error (so `macro_rules!` bodies,
+//! wrapper: its name and `{` alone on the first line, its `}` alone on the last, what it
+//! holds starting like an item (after comments and attributes: an item's word or a
+//! macro invocation), and read as Rust items without a syntax error (so `macro_rules!` bodies,
 //! `select!` arms or DSLs stay as they are). Wrappers inside wrappers are unwrapped in
 //! turn.
 //!
@@ -30,7 +31,7 @@ const MAX_NESTING: usize = 4;
 
 /// Only files up to this size are looked at: checking a wrapper costs a parse of its
 /// insides.
-pub(super) const MAX_BYTES: usize = 4 << 20;
+const MAX_BYTES: usize = 4 << 20;
 
 /// A macro invocation written as a wrapper.
 pub(super) struct Wrapper {
@@ -108,14 +109,15 @@ pub(super) fn unwrapped_checked(
             continue;
         }
         let inner = wrapper.head.end..wrapper.close;
-        let items = parse::parse(
+        // Only whether they hold an error is asked: the parse stops at the first.
+        let items = parse::parse_clean(
             &mut parser,
             &text,
             std::slice::from_ref(&inner),
             &[],
             deadline,
         )?;
-        if !items.root_node().has_error() {
+        if items.is_some() {
             blank(&mut text, wrapper);
             done[index] = true;
         }

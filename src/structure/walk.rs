@@ -341,7 +341,6 @@ impl<'t> Walker<'_, 't> {
         }
         let first = frame.node.start_position().row;
         let last = last_row(frame.node);
-        let (top, top_col) = self.top(first, frame.node.start_position().column);
         if !frame.own_line {
             // A comment after an attribute or another comment on the same line
             // (`#[inline] // why`, `/* a */ // b`) continues the run that line is in.
@@ -350,6 +349,7 @@ impl<'t> Walker<'_, 't> {
                 .filter(|run| run.last == first)
                 .map(|run| Run { last, ..run });
         }
+        let (top, top_col) = self.top(first, frame.node.start_position().column);
         Some(match frame.run {
             Some(run) if top <= run.last + 1 => Run { last, ..run },
             _ => Run {
