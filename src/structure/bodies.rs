@@ -1053,7 +1053,7 @@ fn comment_rows(
         .iter()
         .filter(|comment| {
             while hole.next_if(|h| h.end <= comment.start).is_some() {}
-            !hole.peek().is_some_and(|h| h.start <= comment.start)
+            hole.peek().is_none_or(|h| h.start > comment.start)
         })
         .collect();
     let rows = super::rows(src, outside.iter().copied());
