@@ -21,7 +21,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::args::request::{Mode, Request};
-use crate::structure::{self, Body, Language, OutlineError, Symbol};
+use crate::structure::{self, Body, Cores, Language, OutlineError, Symbol};
 
 /// The MCP server's outlines, at most this many bytes (as [`weight`] counts them).
 const MEMORY_BYTES: u64 = 64 << 20;
@@ -38,20 +38,22 @@ pub fn outline(
     budget: Duration,
 ) -> Result<Arc<Vec<Symbol>>, OutlineError> {
     if !request.settings.cache {
-        return structure::outline(language, bytes, budget).map(Arc::new);
+        return structure::outline(language, bytes, budget, Cores::Spare).map(Arc::new);
     }
     let key = key(language, bytes);
     match request.mode {
-        Mode::Mcp => remembered(key, budget, || structure::outline(language, bytes, budget)),
+        Mode::Mcp => remembered(key, budget, || {
+            structure::outline(language, bytes, budget, Cores::Spare)
+        }),
         Mode::CommandLine { .. } | Mode::Call => {
             let Some(dir) = directory() else {
-                return structure::outline(language, bytes, budget).map(Arc::new);
+                return structure::outline(language, bytes, budget, Cores::Spare).map(Arc::new);
             };
             let file = dir.join(&key);
             if let Some(symbols) = read_entry(&file, &key) {
                 return Ok(Arc::new(symbols));
             }
-            let symbols = structure::outline(language, bytes, budget)?;
+            let symbols = structure::outline(language, bytes, budget, Cores::Spare)?;
             // A cache that cannot be written is no cache: the answer stands.
             let _ = write_entry(&dir, &key, &symbols);
             Ok(Arc::new(symbols))
@@ -82,7 +84,7 @@ pub fn outline_unkept(
             return Ok(symbols);
         }
     }
-    structure::outline(language, bytes, budget).map(Arc::new)
+    structure::outline(language, bytes, budget, Cores::Busy).map(Arc::new)
 }
 
 /// What the server's memory holds for `key`: its outline, or how a parse within `budget`

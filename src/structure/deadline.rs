@@ -29,6 +29,11 @@ impl Deadline {
         }
     }
 
+    /// The budget the calling thread has left.
+    pub fn left(&self) -> Duration {
+        self.at.saturating_sub(thread_cpu_time())
+    }
+
     /// Whether the calling thread has used up the budget.
     pub fn passed(&self) -> bool {
         thread_cpu_time() >= self.at

@@ -12,20 +12,35 @@ use super::symbol::{OutlineError, Symbol};
 use super::{bodies, macros, markdown, parse, pieces, python_depth, rust_macros, walk};
 
 /// The symbols of `source`, written in `language`, in the order they start, each nested
-/// symbol right after its parent (pre-order). Parsing gives up after `budget`.
+/// symbol right after its parent (pre-order). Parsing gives up after `budget` of CPU
+/// time. `cores` says whether the parse may take a second one.
 pub fn outline(
     language: Language,
     source: &[u8],
     budget: Duration,
+    cores: Cores,
 ) -> Result<Vec<Symbol>, OutlineError> {
     outline_in_pieces(
         language,
         source,
         budget,
-        pieces::PIECE_BYTES,
-        pieces::PIECE_BYTES,
+        (pieces::PIECE_BYTES, pieces::PIECE_BYTES),
+        cores,
     )
 }
+
+/// Whether an outline may parse on a second thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cores {
+    /// A file read alone: another core is likely idle.
+    Spare,
+    /// A file among many parsed at once (a map): every core is busy already.
+    Busy,
+}
+
+/// From how many bytes a C++ file with blanked macros is tried without its bodies:
+/// below, what a tree kept saves is less than what one thrown away costs.
+const TRIED_FROM: usize = 128 << 10;
 
 /// [`outline`], with pieces of at least `piece_bytes`, cut inside a construct only when
 /// more than `inside_from` bytes remain (tests make both tiny, to show that cutting
@@ -34,8 +49,8 @@ pub(super) fn outline_in_pieces(
     language: Language,
     source: &[u8],
     budget: Duration,
-    piece_bytes: usize,
-    inside_from: usize,
+    (piece_bytes, inside_from): (usize, usize),
+    cores: Cores,
 ) -> Result<Vec<Symbol>, OutlineError> {
     let deadline = Deadline::after(budget);
     let mut out = Collected::default();
@@ -48,13 +63,16 @@ pub(super) fn outline_in_pieces(
     };
     // Bodies the parser passes over (see `bodies`), in a file parsed in one piece. C++
     // with macros to blank is likely to keep an error, and then a tree without its bodies
-    // is not trusted: such a file is parsed whole at once rather than twice (trying it
-    // without its bodies first made libstdc++'s stl_algo.h 3.5x faster, but 370 C and
-    // C++ files 22 % slower: macro-heavy ones such as gtest.h err late).
+    // is not trusted: the file is parsed twice. A small one is parsed whole at once; a
+    // big one is tried without its bodies first (libstdc++'s stl_algo.h: 28 against 9 ms
+    // of CPU, though macro-heavy files such as gtest.h pay half as much again), or, with
+    // a core spare, both ways at once (see `parse::either`). Either way the answer is
+    // the same.
     let cpp_macros = language == Language::Cpp && blanked.is_some();
     let source = blanked.as_deref().unwrap_or(source);
     let one_piece = source.len() <= piece_bytes;
-    let with_holes = one_piece && !cpp_macros;
+    let with_holes = one_piece && (!cpp_macros || source.len() >= TRIED_FROM);
+    let either = cpp_macros && cores == Cores::Spare;
     let scanned = match with_holes || language == Language::Rust {
         true => bodies::scan(language, source),
         false => bodies::Scanned::default(),
@@ -69,6 +87,7 @@ pub(super) fn outline_in_pieces(
     match parse::grammar(language) {
         None => markdown::sections(source, deadline, piece_bytes, &mut out)?,
         Some(grammar) => {
+            let passed_over = passed_over.map(|scanned| (scanned, either));
             let parse = |text: &[u8], out: &mut Collected| {
                 code(language, &grammar, text, passed_over, deadline, pieces, out)
             };
@@ -118,12 +137,13 @@ fn release(tree: tree_sitter::Tree, bytes: usize) {
 }
 
 /// Collects the symbols of a source file, parsing it piece by piece (see `pieces`), or
-/// in one piece without what `passed_over` holds: whether no tree had an error.
+/// in one piece without what `passed_over` holds (and with it at once, on another
+/// thread, if its flag says so): whether no tree had an error.
 fn code(
     language: Language,
     grammar: &tree_sitter::Language,
     source: &[u8],
-    passed_over: Option<&bodies::Scanned>,
+    passed_over: Option<(&bodies::Scanned, bool)>,
     deadline: Deadline,
     cut: Pieces,
     out: &mut Collected,
@@ -137,7 +157,7 @@ fn code(
     let mut resume: Vec<walk::Open> = Vec::new();
     let mut clean = true;
     let left_out = passed_over
-        .map(bodies::Scanned::left_out)
+        .map(|(scanned, _)| scanned.left_out())
         .unwrap_or_default();
     while start < source.len() {
         let inside = source.len() - start > cut.inside_from;
@@ -152,7 +172,17 @@ fn code(
         // What the tree was parsed without.
         let mut without = None;
         let tree = match (passed_over, start == 0 && end == source.len()) {
-            (Some(scanned), true) if !left_out.is_empty() => {
+            (Some((scanned, true)), true) if !left_out.is_empty() => {
+                let around = bodies::around(0..end, &left_out);
+                let keep =
+                    |tree: &tree_sitter::Tree| bodies::trusted(language, tree, &scanned.holes);
+                let ranges = (around.as_slice(), seen.as_slice());
+                let (tree, kept) =
+                    parse::either(&mut parser, source, ranges, &closers, deadline, keep)?;
+                without = kept.then_some(scanned);
+                tree
+            }
+            (Some((scanned, false)), true) if !left_out.is_empty() => {
                 let around = bodies::around(0..end, &left_out);
                 // A tree that an error makes untrusted is given up at its first one.
                 let tree = match bodies::errors_untrusted(language) {

@@ -1,6 +1,7 @@
 //! Running a tree-sitter grammar over parts of a file within a time budget.
 
 use std::ops::{ControlFlow, Range};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use tree_sitter::{ParseOptions, Parser, Point, Tree};
 
@@ -50,7 +51,8 @@ pub(super) fn parse(
     closers: &[u8],
     deadline: Deadline,
 ) -> Result<Tree, OutlineError> {
-    parse_until(parser, source, ranges, closers, deadline, false)?.ok_or(OutlineError::Unparsable)
+    parse_until(parser, source, ranges, closers, deadline, Until::End)?
+        .ok_or(OutlineError::Unparsable)
 }
 
 /// [`parse`], given up (None) as soon as the parser meets a syntax error: for a tree that
@@ -62,7 +64,70 @@ pub(super) fn parse_clean(
     closers: &[u8],
     deadline: Deadline,
 ) -> Result<Option<Tree>, OutlineError> {
-    parse_until(parser, source, ranges, closers, deadline, true)
+    parse_until(parser, source, ranges, closers, deadline, Until::Error)
+}
+
+/// The tree of `source` without what `without` leaves out when `keep` takes it (true),
+/// else its whole tree (`whole`'s ranges; false), both parsed at once: the whole on a
+/// thread of its own, given up as soon as the other is kept. The tree without is given
+/// up at its first syntax error, for a language whose trees an error makes untrusted.
+/// For a file whose tree without its bodies is often not kept, read while a core is
+/// spare: the answer takes the shorter of the two parses instead of their sum.
+pub(super) fn either(
+    parser: &mut Parser,
+    source: &[u8],
+    (without, whole): (&[Range<usize>], &[Range<usize>]),
+    closers: &[u8],
+    deadline: Deadline,
+    keep: impl Fn(&Tree) -> bool,
+) -> Result<(Tree, bool), OutlineError> {
+    let Some(grammar) = parser.language().map(|language| language.to_owned()) else {
+        return Err(OutlineError::Unparsable);
+    };
+    let given_up = AtomicBool::new(false);
+    // The other thread's budget is what is left of this one's.
+    let left = deadline.left();
+    std::thread::scope(|scope| {
+        let other = std::thread::Builder::new()
+            .name("parse".into())
+            .spawn_scoped(scope, || {
+                let mut parser = self::parser(&grammar)?;
+                let deadline = Deadline::after(left);
+                parse_until(
+                    &mut parser,
+                    source,
+                    whole,
+                    closers,
+                    deadline,
+                    Until::Told(&given_up),
+                )
+            });
+        let kept = parse_clean(parser, source, without, closers, deadline).map(|t| t.filter(&keep));
+        // Whatever this parse came to, the other is not waited for when it is not needed.
+        if !matches!(kept, Ok(None)) {
+            given_up.store(true, Ordering::Relaxed);
+        }
+        match (kept?, other) {
+            (Some(tree), _) => Ok((tree, true)),
+            (None, Ok(other)) => match other.join() {
+                Ok(whole) => Ok((whole?.ok_or(OutlineError::Unparsable)?, false)),
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            // No thread to be had: the whole parse here.
+            (None, Err(_)) => Ok((parse(parser, source, whole, closers, deadline)?, false)),
+        }
+    })
+}
+
+/// Where a parse may stop before the end of its input.
+#[derive(Clone, Copy)]
+enum Until<'a> {
+    /// Only at the end (or at the deadline).
+    End,
+    /// At the first syntax error.
+    Error,
+    /// When the flag is raised.
+    Told(&'a AtomicBool),
 }
 
 fn parse_until(
@@ -71,8 +136,9 @@ fn parse_until(
     ranges: &[Range<usize>],
     closers: &[u8],
     deadline: Deadline,
-    stop_at_error: bool,
+    until: Until,
 ) -> Result<Option<Tree>, OutlineError> {
+    let stop_at_error = matches!(until, Until::Error);
     #[cfg(test)]
     PARSES.set(PARSES.get() + 1);
     let mut included = included(source, ranges);
@@ -91,6 +157,7 @@ fn parse_until(
         .map_err(|_| OutlineError::Unparsable)?;
     let mut timed_out = false;
     let mut erred = false;
+    let mut told = false;
     let mut calls = 0u32;
     // tree-sitter calls this every hundred steps; breaking makes it return None. The
     // clock is a system call, so it is read at every 16th call only. Where an error is
@@ -99,6 +166,11 @@ fn parse_until(
         calls = calls.wrapping_add(1);
         if stop_at_error && state.has_error() {
             erred = true;
+            ControlFlow::Break(())
+        } else if let Until::Told(flag) = until
+            && flag.load(Ordering::Relaxed)
+        {
+            told = true;
             ControlFlow::Break(())
         } else if calls.is_multiple_of(16) && deadline.passed() {
             timed_out = true;
@@ -124,7 +196,7 @@ fn parse_until(
         Some(tree) if stop_at_error && tree.root_node().has_error() => Ok(None),
         Some(tree) => Ok(Some(tree)),
         None if timed_out => Err(OutlineError::Timeout),
-        None if erred => Ok(None),
+        None if erred || told => Ok(None),
         None => Err(OutlineError::Unparsable),
     }
 }
@@ -184,5 +256,49 @@ mod tests {
             parse(&mut parser, broken.as_bytes(), &whole, &[], deadline)
                 .is_ok_and(|t| t.root_node().has_error())
         );
+    }
+
+    #[test]
+    fn either_keeps_the_tree_without_what_it_leaves_out_or_else_the_whole_one() {
+        let grammar = grammar(Language::Cpp).unwrap();
+        let mut parser = parser(&grammar).unwrap();
+        let deadline = Deadline::after(std::time::Duration::from_secs(10));
+        let source = "int f() { return 1; }\nint g() { return 2; }\n".repeat(100);
+        let body = source.find("return 1").unwrap();
+        let without = [0..body, body + 8..source.len()];
+        let whole = std::slice::from_ref(&(0..source.len())).to_vec();
+        let ranges = (&without[..], whole.as_slice());
+        let expected = parse(&mut parser, source.as_bytes(), &whole, &[], deadline).unwrap();
+        let (kept, true) = either(
+            &mut parser,
+            source.as_bytes(),
+            ranges,
+            &[],
+            deadline,
+            |_| true,
+        )
+        .unwrap() else {
+            panic!("the tree without was not kept");
+        };
+        assert_eq!(kept.included_ranges().len(), 2);
+        let (other, false) = either(
+            &mut parser,
+            source.as_bytes(),
+            ranges,
+            &[],
+            deadline,
+            |_| false,
+        )
+        .unwrap() else {
+            panic!("the tree without was kept");
+        };
+        assert_eq!(other.root_node().to_sexp(), expected.root_node().to_sexp());
+        assert_eq!(other.included_ranges().len(), 1);
+        // A budget used up gives up both parses.
+        let spent = Deadline::after(std::time::Duration::ZERO);
+        let gave_up = either(&mut parser, source.as_bytes(), ranges, &[], spent, |_| {
+            false
+        });
+        assert!(matches!(gave_up, Err(OutlineError::Timeout)));
     }
 }

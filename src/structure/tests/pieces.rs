@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::super::Language;
-use super::super::outline::outline_in_pieces;
+use super::super::outline::{Cores, outline_in_pieces};
 use super::{clike, ecmascript, go, java, markdown, python, rust};
 
 /// Files whose column-0 lines after blank lines lie inside something else.
@@ -55,13 +55,24 @@ fn outlines_in_pieces_equal_outlines_whole() {
     .collect();
     let budget = Duration::from_secs(10);
     for (language, source) in fixtures {
-        let whole =
-            outline_in_pieces(language, source.as_bytes(), budget, usize::MAX, usize::MAX).unwrap();
+        let whole = outline_in_pieces(
+            language,
+            source.as_bytes(),
+            budget,
+            (usize::MAX, usize::MAX),
+            Cores::Busy,
+        )
+        .unwrap();
         assert!(!whole.is_empty(), "{language:?}");
         for piece_bytes in [1, 7, 64] {
-            let pieces =
-                outline_in_pieces(language, source.as_bytes(), budget, piece_bytes, usize::MAX)
-                    .unwrap();
+            let pieces = outline_in_pieces(
+                language,
+                source.as_bytes(),
+                budget,
+                (piece_bytes, usize::MAX),
+                Cores::Busy,
+            )
+            .unwrap();
             assert_eq!(
                 pieces, whole,
                 "{language:?} in pieces of {piece_bytes}:\n{source}"
@@ -131,16 +142,22 @@ fn outlines_cut_inside_one_construct_equal_outlines_whole() {
     ];
     let budget = Duration::from_secs(20);
     for (language, source) in &fixtures {
-        let whole = outline_in_pieces(*language, source.as_bytes(), budget, usize::MAX, usize::MAX)
-            .unwrap();
+        let whole = outline_in_pieces(
+            *language,
+            source.as_bytes(),
+            budget,
+            (usize::MAX, usize::MAX),
+            Cores::Busy,
+        )
+        .unwrap();
         assert!(!whole.is_empty(), "{language:?}");
         for piece_bytes in [2000, 9000] {
             let pieces = outline_in_pieces(
                 *language,
                 source.as_bytes(),
                 budget,
-                piece_bytes,
-                piece_bytes,
+                (piece_bytes, piece_bytes),
+                Cores::Busy,
             )
             .unwrap();
             assert_eq!(pieces, whole, "{language:?} in pieces of {piece_bytes}");
@@ -158,8 +175,60 @@ fn a_file_in_one_piece_is_parsed_once() {
     let source = "#ifndef H\n#define H\nnamespace n {\nint f() { return 1 +; }\nint g() { return 2; }\n}\n#endif\n";
     PARSES.set(0);
     let budget = Duration::from_secs(10);
-    let symbols =
-        outline_in_pieces(Language::Cpp, source.as_bytes(), budget, 1 << 20, 1 << 20).unwrap();
+    let symbols = outline_in_pieces(
+        Language::Cpp,
+        source.as_bytes(),
+        budget,
+        (1 << 20, 1 << 20),
+        Cores::Busy,
+    )
+    .unwrap();
     assert_eq!(PARSES.get(), 1);
     assert!(symbols.iter().any(|s| s.name == "g"), "{symbols:?}");
+}
+
+/// A big C++ file with macros to blank: `count` functions in a namespace, each after a
+/// macro line the grammar cannot know, and `broken` before the namespace's end.
+fn big_cpp_with_macros(count: usize, broken: &str) -> String {
+    let mut source = String::from("namespace std {\n");
+    for i in 0..count {
+        source.push_str(&format!(
+            "  template<typename _It>\n    _GLIBCXX20_CONSTEXPR\n    int\n    f{i}(_It __a)\n    {{\n      int __n = 0;\n      for (; __a != __a; ++__a)\n        __n += __a->size() * {i};\n      return __n;\n    }}\n\n"
+        ));
+    }
+    source.push_str(broken);
+    source.push_str("}\n");
+    source
+}
+
+/// A big C++ file whose macros are blanked is tried without its bodies first (one parse
+/// when that tree is kept, two when it has an error); with a core spare, the whole parse
+/// runs at once on another thread. The outline is the same either way, and the same as
+/// a file parsed whole.
+#[test]
+fn big_cpp_with_macros_is_tried_without_its_bodies_and_answers_the_same_on_any_cores() {
+    use super::super::parse::PARSES;
+    let budget = Duration::from_secs(20);
+    for (broken, parses) in [("", 1), ("  @@ int g;\n", 2)] {
+        let source = big_cpp_with_macros(1400, broken);
+        assert!(source.len() > 128 << 10 && source.len() < 1 << 20);
+        let outline = |cores| {
+            let pieces = (1 << 20, 1 << 20);
+            outline_in_pieces(Language::Cpp, source.as_bytes(), budget, pieces, cores).unwrap()
+        };
+        PARSES.set(0);
+        let busy = outline(Cores::Busy);
+        assert_eq!(PARSES.get(), parses, "{broken:?}");
+        PARSES.set(0);
+        let spare = outline(Cores::Spare);
+        // The whole parse, if any, counts on the thread that ran it.
+        assert_eq!(PARSES.get(), 1, "{broken:?}");
+        assert_eq!(busy, spare, "{broken:?}");
+        assert_eq!(busy.len(), 1401, "{broken:?}");
+        let last = busy.iter().find(|s| s.name == "f1399").unwrap();
+        assert_eq!(
+            (last.start_line, last.def_line, last.end_line),
+            (15391, 15394, 15400)
+        );
+    }
 }

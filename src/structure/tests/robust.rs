@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 
-use super::super::{Language, OutlineError, Symbol, outline};
+use super::super::{Cores, Language, OutlineError, Symbol, outline};
 
 /// Every language, TSX included.
 const LANGUAGES: [Language; 10] = [
@@ -113,7 +113,7 @@ proptest! {
         source in prop::collection::vec(any::<u8>(), 0..600),
     ) {
         for language in LANGUAGES {
-            let symbols = outline(language, &source, Duration::from_secs(10)).expect("an outline");
+            let symbols = outline(language, &source, Duration::from_secs(10), Cores::Spare).expect("an outline");
             assert_well_formed(&symbols, &source);
         }
     }
@@ -124,7 +124,7 @@ proptest! {
     ) {
         let source = tokens.concat().into_bytes();
         for language in LANGUAGES {
-            let symbols = outline(language, &source, Duration::from_secs(10)).expect("an outline");
+            let symbols = outline(language, &source, Duration::from_secs(10), Cores::Spare).expect("an outline");
             assert_well_formed(&symbols, &source);
         }
     }
@@ -170,7 +170,8 @@ fn deep_nesting_neither_overflows_the_stack_nor_hangs() {
                 .spawn(move || {
                     for source in deep_inputs(language) {
                         let started = Instant::now();
-                        let result = outline(language, &source, Duration::from_secs(60));
+                        let result =
+                            outline(language, &source, Duration::from_secs(60), Cores::Spare);
                         let took = started.elapsed();
                         let symbols = result.expect("an outline within the budget");
                         assert_well_formed(&symbols, &source);
@@ -189,7 +190,13 @@ fn deep_nesting_neither_overflows_the_stack_nor_hangs() {
 #[test]
 fn nesting_beyond_the_listed_depth_is_not_listed() {
     let source = format!("{}{}", "mod a {".repeat(1000), "}".repeat(1000));
-    let symbols = outline(Language::Rust, source.as_bytes(), Duration::from_secs(60)).unwrap();
+    let symbols = outline(
+        Language::Rust,
+        source.as_bytes(),
+        Duration::from_secs(60),
+        Cores::Spare,
+    )
+    .unwrap();
     assert_eq!(symbols.len(), 64);
     assert_eq!(symbols[63].depth, 63);
 }
@@ -198,7 +205,12 @@ fn nesting_beyond_the_listed_depth_is_not_listed() {
 fn the_budget_is_kept() {
     let source = "fn f() { let x = [1, 2, 3]; }\n".repeat(200_000);
     let started = Instant::now();
-    let result = outline(Language::Rust, source.as_bytes(), Duration::from_millis(5));
+    let result = outline(
+        Language::Rust,
+        source.as_bytes(),
+        Duration::from_millis(5),
+        Cores::Spare,
+    );
     assert_eq!(result, Err(OutlineError::Timeout));
     assert!(
         started.elapsed() < Duration::from_secs(2),
@@ -237,7 +249,12 @@ fn macro_blanking_stays_linear_on_hostile_lines() {
     // The parse of what is left still keeps its budget.
     let started = Instant::now();
     let source = ") A((((((((".repeat(400_000);
-    let _ = outline(Language::Cpp, source.as_bytes(), Duration::from_millis(200));
+    let _ = outline(
+        Language::Cpp,
+        source.as_bytes(),
+        Duration::from_millis(200),
+        Cores::Spare,
+    );
     assert!(
         started.elapsed() < Duration::from_secs(10),
         "{:?}",

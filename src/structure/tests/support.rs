@@ -3,13 +3,19 @@
 
 use std::time::Duration;
 
-use super::super::{Language, Symbol, outline};
+use super::super::{Cores, Language, Symbol, outline};
 
 /// The outline of `source` (less one leading line end, so that a fixture's first line
 /// can sit on the line after its opening quote), which must parse in time.
 pub fn symbols(language: Language, source: &str) -> Vec<Symbol> {
     let source = source.strip_prefix('\n').unwrap_or(source);
-    outline(language, source.as_bytes(), Duration::from_secs(10)).expect("an outline")
+    outline(
+        language,
+        source.as_bytes(),
+        Duration::from_secs(10),
+        Cores::Spare,
+    )
+    .expect("an outline")
 }
 
 /// The qualified names of the outline of `source`, in order.
