@@ -56,6 +56,18 @@ struct Listed {
     stat: Option<Vec<u8>>,
 }
 
+impl Listed {
+    /// The file's size as its `stat` words say (`DEV INO SIZE …`), 0 when not known.
+    fn size(&self) -> u64 {
+        let words = self.stat.as_deref().unwrap_or_default();
+        let size = words.split(|&b| b == b' ').nth(2).unwrap_or_default();
+        std::str::from_utf8(size)
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    }
+}
+
 impl<'r> MapReader<'r> {
     /// The map of the directory `real` (relative to the root); the files whose lines lie
     /// in `keep` are kept for `data.files`.
@@ -282,18 +294,18 @@ fn parse_all(
             .map(|listed| symbols_of(request, listed, previous))
             .collect();
     }
+    // Biggest first: a batch then ends on small files, and no core waits long for the
+    // other to finish a big one (the files' lines are put back in order below).
+    let mut order: Vec<usize> = (0..batch.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(batch[i].size()));
     let next = AtomicUsize::new(0);
     let mut results: Vec<(usize, Option<Outlined>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 scope.spawn(|| {
                     let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(listed) = batch.get(i) else {
-                            break;
-                        };
-                        done.push((i, symbols_of(request, listed, previous)));
+                    while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        done.push((i, symbols_of(request, &batch[i], previous)));
                     }
                     done
                 })
@@ -475,4 +487,23 @@ fn listing_order(path: &Path) -> (String, Vec<u8>) {
 
 fn digits(n: u64) -> usize {
     n.checked_ilog10().map_or(1, |d| d as usize + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_listed_file_is_as_big_as_its_stat_words_say() {
+        let listed = |stat: Option<&[u8]>| Listed {
+            path: "a.rs".into(),
+            raw: b"a.rs".to_vec(),
+            language: Language::Rust,
+            stat: stat.map(<[u8]>::to_vec),
+        };
+        let words: &[u8] = b"2049 1234 56789 1700000000.5 1700000000.5";
+        assert_eq!(listed(Some(words)).size(), 56789);
+        assert_eq!(listed(Some(b"-")).size(), 0);
+        assert_eq!(listed(None).size(), 0);
+    }
 }
