@@ -294,8 +294,9 @@ fn parse_all(
             .map(|listed| symbols_of(request, listed, previous))
             .collect();
     }
-    // Biggest first: a batch then ends on small files, and no core waits long for the
-    // other to finish a big one (the files' lines are put back in order below).
+    // Biggest first (by the size a kept map's `stat` gives; else in listing order): a batch
+    // then ends on small files, and no core waits long for the other to finish a big one
+    // (the files' lines are put back in order below).
     let mut order: Vec<usize> = (0..batch.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(batch[i].size()));
     let next = AtomicUsize::new(0);

@@ -12,7 +12,7 @@ pub(super) struct Deadline {
 }
 
 /// The CPU time the calling thread has used so far.
-fn thread_cpu_time() -> Duration {
+pub(super) fn thread_cpu_time() -> Duration {
     let now = clock_gettime(ClockId::ThreadCPUTime);
     Duration::new(
         u64::try_from(now.tv_sec).unwrap_or(0),
@@ -26,6 +26,13 @@ impl Deadline {
     pub fn after(budget: Duration) -> Deadline {
         Deadline {
             at: thread_cpu_time().saturating_add(budget),
+        }
+    }
+
+    /// The deadline `spent` earlier: CPU time used for the same parse on another thread.
+    pub fn charged(self, spent: Duration) -> Deadline {
+        Deadline {
+            at: self.at.saturating_sub(spent),
         }
     }
 

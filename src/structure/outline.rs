@@ -151,6 +151,8 @@ fn code(
     let rules = Rules::new(language, grammar);
     let separator = language.separator();
     let mut parser = parse::parser(grammar)?;
+    // Charged with what a parse on another thread took (see `parse::either`).
+    let mut deadline = deadline;
     let mut start = 0;
     // The bytes that open the constructs still open at `start`, and their symbols.
     let mut header: Vec<Range<usize>> = Vec::new();
@@ -178,7 +180,7 @@ fn code(
                     |tree: &tree_sitter::Tree| bodies::trusted(language, tree, &scanned.holes);
                 let ranges = (around.as_slice(), seen.as_slice());
                 let (tree, kept) =
-                    parse::either(&mut parser, source, ranges, &closers, deadline, keep)?;
+                    parse::either(&mut parser, source, ranges, &closers, &mut deadline, keep)?;
                 without = kept.then_some(scanned);
                 tree
             }

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use tree_sitter::{ParseOptions, Parser, Point, Tree};
 
-use super::deadline::Deadline;
+use super::deadline::{Deadline, thread_cpu_time};
 use super::language::Language;
 use super::symbol::OutlineError;
 
@@ -70,53 +70,84 @@ pub(super) fn parse_clean(
 /// The tree of `source` without what `without` leaves out when `keep` takes it (true),
 /// else its whole tree (`whole`'s ranges; false), both parsed at once: the whole on a
 /// thread of its own, given up as soon as the other is kept. The tree without is given
-/// up at its first syntax error, for a language whose trees an error makes untrusted.
-/// For a file whose tree without its bodies is often not kept, read while a core is
-/// spare: the answer takes the shorter of the two parses instead of their sum.
+/// up at its first syntax error (so `keep` is for a language whose trees an error makes
+/// untrusted). For a file whose tree without its bodies is often not kept, read while a
+/// core is spare: the answer takes the shorter of the two parses instead of their sum.
+///
+/// The answer is the one the two parses give in turn: the whole tree's CPU time is
+/// charged to `deadline`, and the budget is passed if both parses together passed it.
 pub(super) fn either(
     parser: &mut Parser,
     source: &[u8],
     (without, whole): (&[Range<usize>], &[Range<usize>]),
     closers: &[u8],
-    deadline: Deadline,
+    deadline: &mut Deadline,
     keep: impl Fn(&Tree) -> bool,
 ) -> Result<(Tree, bool), OutlineError> {
     let Some(grammar) = parser.language().map(|language| language.to_owned()) else {
         return Err(OutlineError::Unparsable);
     };
     let given_up = AtomicBool::new(false);
-    // The other thread's budget is what is left of this one's.
+    // The other thread may take what is left of this one's budget; what it took is
+    // charged to this one's after.
     let left = deadline.left();
+    let at = *deadline;
     std::thread::scope(|scope| {
         let other = std::thread::Builder::new()
             .name("parse".into())
             .spawn_scoped(scope, || {
+                let started = thread_cpu_time();
                 let mut parser = self::parser(&grammar)?;
-                let deadline = Deadline::after(left);
-                parse_until(
+                let tree = parse_until(
                     &mut parser,
                     source,
                     whole,
                     closers,
-                    deadline,
+                    Deadline::after(left),
                     Until::Told(&given_up),
-                )
+                );
+                Ok::<_, OutlineError>((tree?, thread_cpu_time().saturating_sub(started)))
             });
-        let kept = parse_clean(parser, source, without, closers, deadline).map(|t| t.filter(&keep));
-        // Whatever this parse came to, the other is not waited for when it is not needed.
-        if !matches!(kept, Ok(None)) {
-            given_up.store(true, Ordering::Relaxed);
-        }
-        match (kept?, other) {
-            (Some(tree), _) => Ok((tree, true)),
-            (None, Ok(other)) => match other.join() {
-                Ok(whole) => Ok((whole?.ok_or(OutlineError::Unparsable)?, false)),
-                Err(panic) => std::panic::resume_unwind(panic),
-            },
+        // Told to stop however this thread leaves, a panic too, unless its tree is
+        // waited for below.
+        let tell = Tell(&given_up);
+        let kept = parse_clean(parser, source, without, closers, at).map(|t| t.filter(&keep));
+        match (kept, other) {
+            (Ok(Some(tree)), other) => {
+                drop(tell);
+                // Whatever came of it, the other thread's work is not needed.
+                if let Ok(other) = other {
+                    let _ = other.join();
+                }
+                Ok((tree, true))
+            }
+            (Ok(None), Ok(other)) => {
+                let joined = other.join();
+                drop(tell);
+                let (whole, spent) = match joined {
+                    Ok(whole) => whole?,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                };
+                *deadline = deadline.charged(spent);
+                if deadline.passed() {
+                    return Err(OutlineError::Timeout);
+                }
+                Ok((whole.ok_or(OutlineError::Unparsable)?, false))
+            }
             // No thread to be had: the whole parse here.
-            (None, Err(_)) => Ok((parse(parser, source, whole, closers, deadline)?, false)),
+            (Ok(None), Err(_)) => Ok((parse(parser, source, whole, closers, at)?, false)),
+            (Err(gave_up), _) => Err(gave_up),
         }
     })
+}
+
+/// Raises its flag when dropped.
+struct Tell<'a>(&'a AtomicBool);
+
+impl Drop for Tell<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// Where a parse may stop before the end of its input.
@@ -191,6 +222,11 @@ fn parse_until(
         None,
         Some(options),
     );
+    // A parse stopped early would be resumed by the parser's next one, whatever its
+    // input or ranges: it starts afresh instead.
+    if tree.is_none() {
+        parser.reset();
+    }
     match tree {
         // An error met in the last hundred steps has not called back yet.
         Some(tree) if stop_at_error && tree.root_node().has_error() => Ok(None),
@@ -259,6 +295,53 @@ mod tests {
     }
 
     #[test]
+    fn a_parse_after_one_given_up_starts_afresh() {
+        for language in [Language::Cpp, Language::Python] {
+            let grammar = grammar(language).unwrap();
+            let deadline = Deadline::after(std::time::Duration::from_secs(10));
+            let (first, second) = match language {
+                Language::Python => ("def f():\n    return 1\n", "x = [1, 2]\n"),
+                _ => ("int f() { return 1; }\n", "int x[] = {1, 2};\n"),
+            };
+            let (first, second) = (first.repeat(500), second.repeat(500));
+            let ranges = |s: &str| std::slice::from_ref(&(0..s.len())).to_vec();
+            let mut reused = parser(&grammar).unwrap();
+            // Told to stop before it starts: it stops at its first call back.
+            let told = AtomicBool::new(true);
+            let until = Until::Told(&told);
+            let stopped = parse_until(
+                &mut reused,
+                first.as_bytes(),
+                &ranges(&first),
+                &[],
+                deadline,
+                until,
+            );
+            assert!(stopped.unwrap().is_none(), "{language:?}");
+            let after = parse(
+                &mut reused,
+                second.as_bytes(),
+                &ranges(&second),
+                &[],
+                deadline,
+            );
+            let mut fresh = parser(&grammar).unwrap();
+            let expected = parse(
+                &mut fresh,
+                second.as_bytes(),
+                &ranges(&second),
+                &[],
+                deadline,
+            );
+            assert_eq!(
+                after.unwrap().root_node().to_sexp(),
+                expected.unwrap().root_node().to_sexp(),
+                "{language:?}"
+            );
+        }
+    }
+
+    #[test]
     fn either_keeps_the_tree_without_what_it_leaves_out_or_else_the_whole_one() {
         let grammar = grammar(Language::Cpp).unwrap();
         let mut parser = parser(&grammar).unwrap();
@@ -269,12 +352,13 @@ mod tests {
         let whole = std::slice::from_ref(&(0..source.len())).to_vec();
         let ranges = (&without[..], whole.as_slice());
         let expected = parse(&mut parser, source.as_bytes(), &whole, &[], deadline).unwrap();
+        let mut budget = deadline;
         let (kept, true) = either(
             &mut parser,
             source.as_bytes(),
             ranges,
             &[],
-            deadline,
+            &mut budget,
             |_| true,
         )
         .unwrap() else {
@@ -286,7 +370,7 @@ mod tests {
             source.as_bytes(),
             ranges,
             &[],
-            deadline,
+            &mut budget,
             |_| false,
         )
         .unwrap() else {
@@ -295,10 +379,18 @@ mod tests {
         assert_eq!(other.root_node().to_sexp(), expected.root_node().to_sexp());
         assert_eq!(other.included_ranges().len(), 1);
         // A budget used up gives up both parses.
-        let spent = Deadline::after(std::time::Duration::ZERO);
-        let gave_up = either(&mut parser, source.as_bytes(), ranges, &[], spent, |_| {
-            false
-        });
+        // The whole parse's time is charged to the caller's budget.
+        assert!(budget.left() < deadline.left());
+        // A budget used up gives up both parses.
+        let mut spent = Deadline::after(std::time::Duration::ZERO);
+        let gave_up = either(
+            &mut parser,
+            source.as_bytes(),
+            ranges,
+            &[],
+            &mut spent,
+            |_| false,
+        );
         assert!(matches!(gave_up, Err(OutlineError::Timeout)));
     }
 }
