@@ -174,37 +174,29 @@ fn code(
         // What the tree was parsed without.
         let mut without = None;
         let tree = match (passed_over, start == 0 && end == source.len()) {
-            (Some((scanned, true)), true) if !left_out.is_empty() => {
+            (Some((scanned, at_once)), true) if !left_out.is_empty() => {
                 let around = bodies::around(0..end, &left_out);
+                let ranges = (around.as_slice(), seen.as_slice());
+                // A tree that an error makes untrusted is given up at its first one; one
+                // whose braces do not pair (the scan misread the file) is not kept either.
                 let keep =
                     |tree: &tree_sitter::Tree| bodies::trusted(language, tree, &scanned.holes);
-                let ranges = (around.as_slice(), seen.as_slice());
-                let (tree, kept) =
-                    parse::either(&mut parser, source, ranges, &closers, &mut deadline, keep)?;
-                without = kept.then_some(scanned);
-                tree
-            }
-            (Some((scanned, false)), true) if !left_out.is_empty() => {
-                let around = bodies::around(0..end, &left_out);
-                // A tree that an error makes untrusted is given up at its first one.
-                let tree = match bodies::errors_untrusted(language) {
-                    true => parse::parse_clean(&mut parser, source, &around, &closers, deadline)?,
-                    false => Some(parse::parse(
+                let kept_if = (bodies::errors_untrusted(language), keep);
+                let (tree, kept) = match at_once {
+                    true => parse::either(
                         &mut parser,
                         source,
-                        &around,
+                        ranges,
                         &closers,
-                        deadline,
-                    )?),
-                };
-                match tree.filter(|tree| bodies::trusted(language, tree, &scanned.holes)) {
-                    Some(tree) => {
-                        without = Some(scanned);
-                        tree
+                        &mut deadline,
+                        kept_if,
+                    )?,
+                    false => {
+                        parse::in_turn(&mut parser, source, ranges, &closers, deadline, kept_if)?
                     }
-                    // The scan misread the file: parse it whole.
-                    None => parse::parse(&mut parser, source, &seen, &closers, deadline)?,
-                }
+                };
+                without = kept.then_some(scanned);
+                tree
             }
             _ => parse::parse(&mut parser, source, &seen, &closers, deadline)?,
         };

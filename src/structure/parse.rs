@@ -68,11 +68,43 @@ pub(super) fn parse_clean(
 }
 
 /// The tree of `source` without what `without` leaves out when `keep` takes it (true),
-/// else its whole tree (`whole`'s ranges; false), both parsed at once: the whole on a
-/// thread of its own, given up as soon as the other is kept. The tree without is given
-/// up at its first syntax error (so `keep` is for a language whose trees an error makes
-/// untrusted). For a file whose tree without its bodies is often not kept, read while a
-/// core is spare: the answer takes the shorter of the two parses instead of their sum.
+/// else its whole tree (`whole`'s ranges; false), parsed in turn: the whole only when
+/// the other is not kept. With `clean`, the tree without is given up at its first syntax
+/// error (for a language whose trees an error makes untrusted).
+pub(super) fn in_turn(
+    parser: &mut Parser,
+    source: &[u8],
+    (without, whole): (&[Range<usize>], &[Range<usize>]),
+    closers: &[u8],
+    deadline: Deadline,
+    (clean, keep): (bool, impl Fn(&Tree) -> bool),
+) -> Result<(Tree, bool), OutlineError> {
+    match trial(parser, source, without, closers, deadline, (clean, keep))? {
+        Some(tree) => Ok((tree, true)),
+        None => Ok((parse(parser, source, whole, closers, deadline)?, false)),
+    }
+}
+
+/// The tree without what `without` leaves out, if `keep` takes it (see [`in_turn`]).
+fn trial(
+    parser: &mut Parser,
+    source: &[u8],
+    without: &[Range<usize>],
+    closers: &[u8],
+    deadline: Deadline,
+    (clean, keep): (bool, impl Fn(&Tree) -> bool),
+) -> Result<Option<Tree>, OutlineError> {
+    let tree = match clean {
+        true => parse_clean(parser, source, without, closers, deadline)?,
+        false => Some(parse(parser, source, without, closers, deadline)?),
+    };
+    Ok(tree.filter(keep))
+}
+
+/// [`in_turn`]'s answer with both parses at once: the whole on a thread of its own,
+/// given up as soon as the other is kept. For a file whose tree without its bodies is
+/// often not kept, read while a core is spare: the answer takes the shorter of the two
+/// parses instead of their sum.
 ///
 /// The answer is the one the two parses give in turn: the whole tree's CPU time is
 /// charged to `deadline`, and the budget is passed if both parses together passed it.
@@ -82,7 +114,7 @@ pub(super) fn either(
     (without, whole): (&[Range<usize>], &[Range<usize>]),
     closers: &[u8],
     deadline: &mut Deadline,
-    keep: impl Fn(&Tree) -> bool,
+    kept_if: (bool, impl Fn(&Tree) -> bool),
 ) -> Result<(Tree, bool), OutlineError> {
     let Some(grammar) = parser.language().map(|language| language.to_owned()) else {
         return Err(OutlineError::Unparsable);
@@ -111,7 +143,7 @@ pub(super) fn either(
         // Told to stop however this thread leaves, a panic too, unless its tree is
         // waited for below.
         let tell = Tell(&given_up);
-        let kept = parse_clean(parser, source, without, closers, at).map(|t| t.filter(&keep));
+        let kept = trial(parser, source, without, closers, at, kept_if);
         match (kept, other) {
             (Ok(Some(tree)), other) => {
                 drop(tell);
@@ -267,29 +299,35 @@ fn included(source: &[u8], ranges: &[Range<usize>]) -> Vec<tree_sitter::Range> {
 mod tests {
     use super::*;
 
+    /// A parser for `language`, and a budget no test runs out of.
+    fn set_up(language: Language) -> (tree_sitter::Language, Parser, Deadline) {
+        let grammar = grammar(language).unwrap();
+        let parser = parser(&grammar).unwrap();
+        (
+            grammar,
+            parser,
+            Deadline::after(std::time::Duration::from_secs(10)),
+        )
+    }
+
+    /// All of `text`, as ranges.
+    fn all(text: &str) -> Vec<Range<usize>> {
+        std::slice::from_ref(&(0..text.len())).to_vec()
+    }
+
     #[test]
     fn a_clean_parse_gives_up_at_an_error_and_answers_the_same_every_time() {
-        let grammar = grammar(Language::Cpp).unwrap();
-        let mut parser = parser(&grammar).unwrap();
-        let deadline = Deadline::after(std::time::Duration::from_secs(10));
+        let (_, mut parser, deadline) = set_up(Language::Cpp);
         let clean = "int f() { return 1; }\n".repeat(200);
         let broken = format!("{clean}int g( {{ @@ }}\n{clean}");
         for _ in 0..3 {
-            let whole = |s: &str| std::slice::from_ref(&(0..s.len())).to_vec();
-            let ok = parse_clean(&mut parser, clean.as_bytes(), &whole(&clean), &[], deadline);
+            let ok = parse_clean(&mut parser, clean.as_bytes(), &all(&clean), &[], deadline);
             assert!(ok.unwrap().is_some_and(|t| !t.root_node().has_error()));
-            let erred = parse_clean(
-                &mut parser,
-                broken.as_bytes(),
-                &whole(&broken),
-                &[],
-                deadline,
-            );
+            let erred = parse_clean(&mut parser, broken.as_bytes(), &all(&broken), &[], deadline);
             assert!(erred.unwrap().is_none());
         }
-        let whole = std::slice::from_ref(&(0..broken.len())).to_vec();
         assert!(
-            parse(&mut parser, broken.as_bytes(), &whole, &[], deadline)
+            parse(&mut parser, broken.as_bytes(), &all(&broken), &[], deadline)
                 .is_ok_and(|t| t.root_node().has_error())
         );
     }
@@ -297,42 +335,27 @@ mod tests {
     #[test]
     fn a_parse_after_one_given_up_starts_afresh() {
         for language in [Language::Cpp, Language::Python] {
-            let grammar = grammar(language).unwrap();
-            let deadline = Deadline::after(std::time::Duration::from_secs(10));
+            let (grammar, mut reused, deadline) = set_up(language);
             let (first, second) = match language {
                 Language::Python => ("def f():\n    return 1\n", "x = [1, 2]\n"),
                 _ => ("int f() { return 1; }\n", "int x[] = {1, 2};\n"),
             };
             let (first, second) = (first.repeat(500), second.repeat(500));
-            let ranges = |s: &str| std::slice::from_ref(&(0..s.len())).to_vec();
-            let mut reused = parser(&grammar).unwrap();
             // Told to stop before it starts: it stops at its first call back.
             let told = AtomicBool::new(true);
             let until = Until::Told(&told);
             let stopped = parse_until(
                 &mut reused,
                 first.as_bytes(),
-                &ranges(&first),
+                &all(&first),
                 &[],
                 deadline,
                 until,
             );
             assert!(stopped.unwrap().is_none(), "{language:?}");
-            let after = parse(
-                &mut reused,
-                second.as_bytes(),
-                &ranges(&second),
-                &[],
-                deadline,
-            );
+            let after = parse(&mut reused, second.as_bytes(), &all(&second), &[], deadline);
             let mut fresh = parser(&grammar).unwrap();
-            let expected = parse(
-                &mut fresh,
-                second.as_bytes(),
-                &ranges(&second),
-                &[],
-                deadline,
-            );
+            let expected = parse(&mut fresh, second.as_bytes(), &all(&second), &[], deadline);
             assert_eq!(
                 after.unwrap().root_node().to_sexp(),
                 expected.unwrap().root_node().to_sexp(),
@@ -342,54 +365,52 @@ mod tests {
     }
 
     #[test]
-    fn either_keeps_the_tree_without_what_it_leaves_out_or_else_the_whole_one() {
-        let grammar = grammar(Language::Cpp).unwrap();
-        let mut parser = parser(&grammar).unwrap();
-        let deadline = Deadline::after(std::time::Duration::from_secs(10));
+    fn the_tree_without_is_kept_or_else_the_whole_one_in_turn_or_at_once() {
+        let (_, mut parser, deadline) = set_up(Language::Cpp);
         let source = "int f() { return 1; }\nint g() { return 2; }\n".repeat(100);
         let body = source.find("return 1").unwrap();
         let without = [0..body, body + 8..source.len()];
-        let whole = std::slice::from_ref(&(0..source.len())).to_vec();
+        let whole = all(&source);
         let ranges = (&without[..], whole.as_slice());
         let expected = parse(&mut parser, source.as_bytes(), &whole, &[], deadline).unwrap();
+        let src = source.as_bytes();
         let mut budget = deadline;
-        let (kept, true) = either(
-            &mut parser,
-            source.as_bytes(),
-            ranges,
-            &[],
-            &mut budget,
-            |_| true,
-        )
-        .unwrap() else {
-            panic!("the tree without was not kept");
-        };
-        assert_eq!(kept.included_ranges().len(), 2);
-        let (other, false) = either(
-            &mut parser,
-            source.as_bytes(),
-            ranges,
-            &[],
-            &mut budget,
-            |_| false,
-        )
-        .unwrap() else {
-            panic!("the tree without was kept");
-        };
-        assert_eq!(other.root_node().to_sexp(), expected.root_node().to_sexp());
-        assert_eq!(other.included_ranges().len(), 1);
-        // A budget used up gives up both parses.
-        // The whole parse's time is charged to the caller's budget.
+        for clean in [true, false] {
+            let in_turn = |parser: &mut Parser, keep: bool| {
+                in_turn(parser, src, ranges, &[], deadline, (clean, |_: &Tree| keep)).unwrap()
+            };
+            let mut at_once = |parser: &mut Parser, keep: bool| {
+                either(
+                    parser,
+                    src,
+                    ranges,
+                    &[],
+                    &mut budget,
+                    (clean, |_: &Tree| keep),
+                )
+                .unwrap()
+            };
+            for (tree, kept) in [in_turn(&mut parser, true), at_once(&mut parser, true)] {
+                assert!(kept);
+                assert_eq!(tree.included_ranges().len(), 2);
+            }
+            for (tree, kept) in [in_turn(&mut parser, false), at_once(&mut parser, false)] {
+                assert!(!kept);
+                assert_eq!(tree.root_node().to_sexp(), expected.root_node().to_sexp());
+                assert_eq!(tree.included_ranges().len(), 1);
+            }
+        }
+        // The whole parse's time on the other thread is charged to the caller's budget.
         assert!(budget.left() < deadline.left());
         // A budget used up gives up both parses.
         let mut spent = Deadline::after(std::time::Duration::ZERO);
         let gave_up = either(
             &mut parser,
-            source.as_bytes(),
+            src,
             ranges,
             &[],
             &mut spent,
-            |_| false,
+            (true, |_: &Tree| false),
         );
         assert!(matches!(gave_up, Err(OutlineError::Timeout)));
     }
