@@ -81,11 +81,12 @@ fn max_bytes(kind: DocumentKind) -> u64 {
 /// Reads `file` whole, up to the bound for its kind.
 pub fn read_bytes(
     file: &File,
+    size: u64,
     kind: DocumentKind,
     path: &str,
     wording: Wording,
 ) -> Result<Vec<u8>, Error> {
-    crate::read::up_to(file, max_bytes(kind))
+    crate::read::up_to(file, max_bytes(kind), size)
         .map_err(|e| Error::read_failed(path, &e))?
         .ok_or_else(|| too_large(kind, path, wording))
 }

@@ -386,13 +386,14 @@ fn symbols_of(request: &Request, listed: &Listed, previous: Option<&Previous>) -
             .denying(Path::new(OsStr::from_bytes(p)))
             .is_some()
     });
-    let Opened::File { file, .. } = resolved.opened else {
+    let Opened::File { file, stat: opened } = resolved.opened else {
         return None;
     };
     if denied {
         return None;
     }
-    let bytes = match crate::read::up_to(&file, MAX_PARSE_BYTES) {
+    let size = u64::try_from(opened.st_size).unwrap_or(0);
+    let bytes = match crate::read::up_to(&file, MAX_PARSE_BYTES, size) {
         Ok(Some(bytes)) => bytes,
         Ok(None) => return Some((language, Err(NotParsed::TooLarge), None)),
         Err(_) => return Some((language, Err(NotParsed::Unreadable), None)),

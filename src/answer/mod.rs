@@ -299,7 +299,7 @@ fn read_document(
     asked_line: Option<u64>,
     sink: Option<&mut dyn LineSink>,
 ) -> Result<Success, Error> {
-    let bytes = document::read_bytes(file, kind, &facts.path, request.wording())?;
+    let bytes = document::read_bytes(file, facts.size_bytes, kind, &facts.path, request.wording())?;
     let Some(view) = document::view(kind, &bytes, &facts.path, request.wording())? else {
         let input = read::TextInput::Stream(Cursor::new(bytes));
         return read_text(request, facts, input, spec, asked_line, None, sink);

@@ -42,7 +42,7 @@ pub fn read(
     let path = facts.path.clone();
     let mut file_bytes = None;
     if let Some(kind) = document::document_kind(request, file, &path)? {
-        let bytes = document::read_bytes(file, kind, &path, request.wording())?;
+        let bytes = document::read_bytes(file, facts.size_bytes, kind, &path, request.wording())?;
         if let Some(view) = document::view(kind, &bytes, &path, request.wording())? {
             return read_document(request, facts, &bytes, view, spec, structure);
         }
@@ -54,7 +54,7 @@ pub fn read(
             return Err(too_large_to_parse(&path, request));
         }
         Some(bytes) => bytes,
-        None => read_bounded(file, &path, request)?,
+        None => read_bounded(file, facts.size_bytes, &path, request)?,
     };
     let file_name = path.rsplit('/').next().unwrap_or(&path);
     // The same refusals as a window's: binary files are not parsed.
@@ -335,8 +335,8 @@ fn innermost(symbols: &[Symbol], line: u64) -> Option<SymbolInfo> {
 }
 
 /// The file's bytes, up to [`MAX_PARSE_BYTES`].
-fn read_bounded(file: &File, path: &str, request: &Request) -> Result<Vec<u8>, Error> {
-    read::up_to(file, MAX_PARSE_BYTES)
+fn read_bounded(file: &File, size: u64, path: &str, request: &Request) -> Result<Vec<u8>, Error> {
+    read::up_to(file, MAX_PARSE_BYTES, size)
         .map_err(|e| Error::read_failed(path, &e))?
         .ok_or_else(|| too_large_to_parse(path, request))
 }

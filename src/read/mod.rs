@@ -217,9 +217,12 @@ fn io_error(err: std::io::Error) -> ReadError {
 
 /// Reads `input` to its end when it holds at most `bound` bytes; None when it holds
 /// more (then `bound + 1` bytes were read). Read to the end, not by a size: a size of 0
-/// proves nothing (`/proc`).
-pub fn up_to(input: impl Read, bound: u64) -> std::io::Result<Option<Vec<u8>>> {
-    let mut bytes = Vec::new();
+/// proves nothing (`/proc`). `size` is what it is expected to hold (a file's size from
+/// its `stat`): room for that much is made once, where a vector grown by doubling copied
+/// a file's bytes about once more, and wrote them to pages faulted in for each copy.
+pub fn up_to(input: impl Read, bound: u64, size: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let room = size.min(bound.saturating_add(1));
+    let mut bytes = Vec::with_capacity(usize::try_from(room).unwrap_or(0));
     input
         .take(bound.saturating_add(1))
         .read_to_end(&mut bytes)?;
