@@ -46,13 +46,20 @@ mod memo {
     /// 96 KiB a thread that counts (the MCP server has at most 33: its own and 32
     /// blocking ones); a thousand slots held too few of a file's pieces.
     const SLOTS: usize = 1 << 12;
+    /// The slots a thread starts with (12 KiB). Each page of the table costs a page
+    /// fault when first written, and the slots are spread at random: a command line that
+    /// counts a page of 2,000 tokens wrote to all 24 pages of the whole table. The table
+    /// grows to [`SLOTS`] (empty again: it only remembers) once it has taken as many
+    /// pieces as it has slots.
+    const FIRST_SLOTS: usize = 1 << 9;
 
     /// A piece's bytes as two words (see [`key`]), and its length and count as one; one
     /// piece a slot, the last whose bytes hash to it.
     type Slot = (u64, u64, u32);
 
     thread_local! {
-        static SLOTS_SEEN: RefCell<Vec<Slot>> = const { RefCell::new(Vec::new()) };
+        /// The slots, and how many pieces they have taken since they were made.
+        static SLOTS_SEEN: RefCell<(Vec<Slot>, usize)> = const { RefCell::new((Vec::new(), 0)) };
     }
 
     /// The word of `bytes`' first `N` (at most 8) bytes.
@@ -63,10 +70,10 @@ mod memo {
     }
 
     /// `piece` as two words and its length, which together tell it from any other, and
-    /// its slot: its first and last eight bytes (overlapping when shorter than 16), or
+    /// the hash its slot is taken from: its first and last eight bytes (overlapping when shorter than 16), or
     /// four, or each byte. Read as whole words, not copied into a buffer a byte at a
     /// time, which stalled the load that followed.
-    fn key(piece: &[u8]) -> Option<(u64, u64, usize)> {
+    fn key(piece: &[u8]) -> Option<(u64, u64, u64)> {
         let len = piece.len();
         let (first, last) = match len {
             0 => (0, 0),
@@ -81,35 +88,50 @@ mod memo {
             _ => return None,
         };
         let mixed = (first ^ last.rotate_left(29) ^ len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        Some((
-            first,
-            last,
-            (mixed >> (64 - SLOTS.trailing_zeros())) as usize,
-        ))
+        Some((first, last, mixed))
+    }
+
+    /// The slot of a piece whose hash is `mixed` in a table of `slots` slots (a power of
+    /// two), from the hash's top bits.
+    fn slot(mixed: u64, slots: usize) -> usize {
+        (mixed >> (64 - slots.trailing_zeros())) as usize
     }
 
     /// The count remembered for `piece`, if it is.
     pub fn get(piece: &[u8]) -> Option<usize> {
-        let (first, last, at) = key(piece)?;
+        let (first, last, mixed) = key(piece)?;
         SLOTS_SEEN.with(|slots| {
-            let slots = slots.borrow();
-            let &(f, l, meta) = slots.get(at)?;
+            let (slots, _) = &*slots.borrow();
+            if slots.is_empty() {
+                return None;
+            }
+            let &(f, l, meta) = slots.get(slot(mixed, slots.len()))?;
             let tokens = (meta >> 8) as usize;
             (f == first && l == last && (meta & 0xff) as usize == piece.len() && tokens > 0)
                 .then_some(tokens)
         })
     }
 
+    /// How many slots this thread's table has (0 before its first piece).
+    #[cfg(test)]
+    pub fn size() -> usize {
+        SLOTS_SEEN.with(|slots| slots.borrow().0.len())
+    }
+
     /// Remembers `piece`'s count.
     pub fn put(piece: &[u8], tokens: usize) {
-        let (Some((first, last, at)), Ok(tokens)) = (key(piece), u32::try_from(tokens)) else {
+        let (Some((first, last, mixed)), Ok(tokens)) = (key(piece), u32::try_from(tokens)) else {
             return;
         };
         SLOTS_SEEN.with(|slots| {
-            let mut slots = slots.borrow_mut();
-            if slots.is_empty() {
-                slots.resize(SLOTS, (0, 0, 0));
+            let (slots, taken) = &mut *slots.borrow_mut();
+            if slots.is_empty() || (*taken == slots.len() && slots.len() < SLOTS) {
+                let size = if slots.is_empty() { FIRST_SLOTS } else { SLOTS };
+                *slots = vec![(0, 0, 0); size];
+                *taken = 0;
             }
+            *taken += 1;
+            let at = slot(mixed, slots.len());
             slots[at] = (first, last, tokens << 8 | piece.len() as u32);
         });
     }
@@ -177,32 +199,80 @@ pub fn within(text: &[u8], max: u64) -> bool {
 /// piece is at least a token.
 pub fn fewest(text: &[u8]) -> u64 {
     // One pass, a byte at a time (a call per line is common): what the stretch so far
-    // holds, closed at each separator.
+    // holds, closed at each separator and at the end. Each byte's kind is looked up, one
+    // branch a byte, rather than tested kind by kind (which made this bound a twentieth
+    // of a `--fit --max-tokens` read).
     let mut pieces = 0u64;
     // The stretch's ASCII pieces: letter runs closed so far, and the open runs.
     let (mut ascii, mut letters, mut digits) = (0u64, false, 0u64);
     let (mut wide, mut alnum) = (false, false);
-    for &b in text.iter().chain(std::iter::once(&b' ')) {
-        if b.is_ascii_digit() {
-            ascii += u64::from(letters);
-            letters = false;
-            digits += 1;
-            alnum = true;
-        } else if b.is_ascii_alphabetic() || b == b'\'' || b >= 0x80 {
-            ascii += digits.div_ceil(3);
-            digits = 0;
-            letters |= b.is_ascii_alphabetic();
-            alnum |= b.is_ascii_alphabetic();
-            wide |= b >= 0x80;
-        } else {
-            // A separator: the stretch before it ends.
-            let own = ascii + u64::from(letters) + digits.div_ceil(3);
-            pieces += if wide { u64::from(alnum) } else { own };
-            (ascii, letters, digits, wide, alnum) = (0, false, 0, false, false);
+    for &b in text {
+        match KINDS[usize::from(b)] {
+            Kind::Digit => {
+                ascii += u64::from(letters);
+                letters = false;
+                digits += 1;
+                alnum = true;
+            }
+            Kind::Letter => {
+                ascii += digits.div_ceil(3);
+                digits = 0;
+                letters = true;
+                alnum = true;
+            }
+            Kind::Apostrophe => {
+                ascii += digits.div_ceil(3);
+                digits = 0;
+            }
+            Kind::Wide => {
+                ascii += digits.div_ceil(3);
+                digits = 0;
+                wide = true;
+            }
+            Kind::Separator => {
+                let own = ascii + u64::from(letters) + digits.div_ceil(3);
+                pieces += if wide { u64::from(alnum) } else { own };
+                (ascii, letters, digits, wide, alnum) = (0, false, 0, false, false);
+            }
         }
     }
-    pieces
+    // The end closes the last stretch, as a separator does.
+    let own = ascii + u64::from(letters) + digits.div_ceil(3);
+    pieces + if wide { u64::from(alnum) } else { own }
 }
+
+/// What a byte is to [`fewest`].
+#[derive(Clone, Copy)]
+enum Kind {
+    Digit,
+    Letter,
+    Apostrophe,
+    /// A byte of a non-ASCII character (or of invalid UTF-8).
+    Wide,
+    Separator,
+}
+
+/// Each byte's [`Kind`].
+static KINDS: [Kind; 256] = {
+    let mut kinds = [Kind::Separator; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        kinds[b] = if byte.is_ascii_digit() {
+            Kind::Digit
+        } else if byte.is_ascii_alphabetic() {
+            Kind::Letter
+        } else if byte == b'\'' {
+            Kind::Apostrophe
+        } else if byte >= 0x80 {
+            Kind::Wide
+        } else {
+            Kind::Separator
+        };
+        b += 1;
+    }
+    kinds
+};
 
 /// How many of `text`'s first lines, ending at `ends`, fit `max` tokens together: the
 /// lines before the first whose end takes the prefix past `max`.
@@ -415,6 +485,33 @@ mod tests {
             }
         }
         assert_eq!(memo::get(b""), None);
+    }
+
+    /// A thread's table starts small, so that a short count writes to few pages, and
+    /// grows once it has taken as many pieces as it has slots; a piece put after that is
+    /// remembered.
+    #[test]
+    fn remembered_pieces_start_in_a_small_table_that_grows_once() {
+        std::thread::spawn(|| {
+            assert_eq!(memo::size(), 0);
+            let small = (0..)
+                .map(|i| format!(" y{i}"))
+                .take(1 << 9)
+                .collect::<Vec<_>>();
+            for piece in &small {
+                memo::put(piece.as_bytes(), 2);
+                assert_eq!(memo::size(), 1 << 9);
+            }
+            memo::put(b" grown", 1);
+            assert_eq!(memo::size(), 1 << 12);
+            assert_eq!(memo::get(b" grown"), Some(1));
+            for piece in &small {
+                memo::put(piece.as_bytes(), 2);
+            }
+            assert_eq!(memo::size(), 1 << 12);
+        })
+        .join()
+        .unwrap();
     }
 
     /// The bound `within` rejects with is never above the count.

@@ -6,7 +6,8 @@
 //! `[count][slot bits][longest token][ends; count][slots; 1 << slot bits]`
 //! `[next prefix; count][split; 2 × count][longest after two bytes; 65,536 bytes][token bytes]`.
 //! `ends[r]` is where token `r`'s bytes end (the previous end is where they start); a
-//! slot holds `rank + 1`, or 0 when empty. The next prefix of a token is the longest
+//! slot holds `rank + 1` in its low [`RANK_BITS`] and, above them, 14 more bits of the
+//! token's hash (its fingerprint), or 0 when empty. The next prefix of a token is the longest
 //! token its bytes but the last start with, and its split the two tokens byte-pair
 //! merging joins to make it ([`NONE`] and the token itself for a single byte): both are
 //! what `merge.rs`'s backtracking walks. The last table bounds the longest token after
@@ -26,6 +27,17 @@ struct Aligned<T: ?Sized>(T);
 static VOCAB: &Aligned<[u8]> = &Aligned(*include_bytes!("o200k_base.vocab"));
 
 const HEADER: usize = 3;
+
+/// The bits of a slot that hold `rank + 1`; the rest hold the token's fingerprint. A
+/// look-up compares the bytes of a token only when their fingerprints agree: the tokens
+/// a probe passes (most look-ups of byte pairs find none) are then not read at all,
+/// which kept random pages of the tables out of a count's first look-ups.
+const RANK_BITS: u32 = 18;
+
+/// The fingerprint a slot holds for a token of hash `hash`.
+fn fingerprint(hash: u64) -> u32 {
+    (hash as u32) >> RANK_BITS
+}
 
 /// A vocabulary in the layout above.
 #[derive(Clone, Copy)]
@@ -88,7 +100,7 @@ impl<'a> Vocabulary<'a> {
         let count = word(file, 0) as usize;
         let slot_bits = word(file, 1);
         let longest = word(file, 2) as usize;
-        if !(1..32).contains(&slot_bits) || count >= 1 << slot_bits {
+        if !(1..32).contains(&slot_bits) || count >= 1 << slot_bits || count >= 1 << RANK_BITS {
             return None;
         }
         let ends_at = HEADER * 4;
@@ -129,14 +141,17 @@ impl<'a> Vocabulary<'a> {
             return None;
         }
         let mask = (1usize << self.slot_bits) - 1;
-        let mut at = (hash(bytes) >> (64 - self.slot_bits)) as usize;
+        let hash = hash(bytes);
+        let print = fingerprint(hash);
+        let mut at = (hash >> (64 - self.slot_bits)) as usize;
         loop {
             let slot = word(self.slots, at);
             if slot == 0 {
                 return None;
             }
-            if self.token(slot as usize - 1) == bytes {
-                return Some(slot - 1);
+            let rank = (slot & ((1 << RANK_BITS) - 1)) - 1;
+            if slot >> RANK_BITS == print && self.token(rank as usize) == bytes {
+                return Some(rank);
             }
             at = (at + 1) & mask;
         }
@@ -248,12 +263,14 @@ type TableMap<K, V> = HashMap<K, V, BuildHasherDefault<TableHasher>>;
 pub fn build(tokens: &[Vec<u8>], slot_bits: u32) -> Vec<u8> {
     let mask = (1usize << slot_bits) - 1;
     let mut slots = vec![0u32; 1 << slot_bits];
+    assert!(tokens.len() < 1 << RANK_BITS, "a rank fits a slot");
     for (rank, token) in tokens.iter().enumerate() {
-        let mut at = (hash(token) >> (64 - slot_bits)) as usize;
+        let hash = hash(token);
+        let mut at = (hash >> (64 - slot_bits)) as usize;
         while slots[at] != 0 {
             at = (at + 1) & mask;
         }
-        slots[at] = rank as u32 + 1;
+        slots[at] = fingerprint(hash) << RANK_BITS | (rank as u32 + 1);
     }
     let longest = tokens.iter().map(Vec::len).max().unwrap_or(0);
     assert!(longest <= 255, "a token's length fits the two-byte table");
