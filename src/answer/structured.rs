@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::Cursor;
+use std::io::{Cursor, Write as _};
 use std::time::Duration;
 
 use crate::answer::document;
@@ -840,8 +840,9 @@ struct SignaturesView<'a> {
     entries: Vec<(u64, Cow<'a, [u8]>)>,
     /// The last line of the file each entry stands for.
     covers: Vec<u64>,
-    /// Each marker's run, by entry.
-    markers: Vec<Option<Elided>>,
+    /// Each marker's run, by entry: its first and last lines and its symbol's index (the
+    /// name is copied only for the entries a page shows).
+    markers: Vec<Option<(u64, u64, usize)>>,
     total_lines: u64,
     /// The symbol the view is of (`PATH#SYMBOL --signatures`).
     symbol: Option<SymbolInfo>,
@@ -849,17 +850,50 @@ struct SignaturesView<'a> {
     over: bool,
 }
 
-/// The file's lines, each without its line end (a UTF-8 BOM left out).
-fn file_lines(bytes: &[u8]) -> Vec<&[u8]> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let mut lines: Vec<&[u8]> = crate::read::split_lines(bytes).collect();
-    if bytes.is_empty() || bytes.ends_with(b"\n") {
-        lines.pop();
+/// The file's lines, each without its line end (a UTF-8 BOM left out), read forward
+/// only and found only as far as they are asked for: a view that stops at its page's
+/// budget does not index the rest of a big file (an index of every line, grown by
+/// doubling, was a tenth of a `--fit` read).
+struct FileLines<'a> {
+    /// The text without its BOM.
+    whole: &'a [u8],
+    /// Line `at`'s text and what follows it.
+    rest: &'a [u8],
+    at: u64,
+    total: u64,
+}
+
+impl<'a> FileLines<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        let whole = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        FileLines {
+            whole,
+            rest: whole,
+            at: 1,
+            total: count_lines(whole),
+        }
     }
-    lines
-        .into_iter()
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-        .collect()
+
+    /// Line `n` (empty past the last): `n` is at least the line asked for before.
+    fn line(&mut self, n: u64) -> &'a [u8] {
+        debug_assert!(n >= self.at, "lines are read forward");
+        if n > self.total {
+            (self.rest, self.at) = (b"", n);
+            return b"";
+        }
+        while self.at < n {
+            self.rest = bytes::find(b'\n', self.rest).map_or(&b""[..], |end| &self.rest[end + 1..]);
+            self.at += 1;
+        }
+        let line = bytes::find(b'\n', self.rest).map_or(self.rest, |end| &self.rest[..end]);
+        line.strip_suffix(b"\r").unwrap_or(line)
+    }
+
+    /// Every line, from the first.
+    fn all(&self) -> Vec<&'a [u8]> {
+        let mut lines = FileLines::new(self.whole);
+        (1..=self.total).map(|n| lines.line(n)).collect()
+    }
 }
 
 /// The lines `scope` asks for: its symbol's, or from its start line to its end.
@@ -900,23 +934,29 @@ fn signatures_view<'a>(
     path: &str,
     page: &WindowSpec,
 ) -> Result<SignaturesView<'a>, Error> {
-    let lines = file_lines(source.bytes);
-    let total = lines.len() as u64;
+    let mut lines = FileLines::new(source.bytes);
+    let total = lines.total;
     let (lo, hi, symbol) = scope_lines(source, scope, find, total, path)?;
-    let runs = structure::elisions(source.symbols, source.markdown == Some(true), &lines);
-    let text = |n: u64| lines.get(n as usize - 1).copied().unwrap_or_default();
+    // Markdown's sections end where their text does: their runs need every line.
+    let sections = source.markdown == Some(true);
+    let every = if sections { lines.all() } else { Vec::new() };
+    let runs = structure::elisions(source.symbols, sections, &every);
+    let cap = usize::try_from(page.limit.max(1))
+        .unwrap_or(usize::MAX)
+        .saturating_add(1);
+    // As for the lines: room for as many entries as the page or the lines allow.
+    let room = usize::try_from((hi + 1).saturating_sub(lo))
+        .unwrap_or(usize::MAX)
+        .min(cap);
     let mut view = SignaturesView {
-        entries: Vec::new(),
-        covers: Vec::new(),
-        markers: Vec::new(),
+        entries: Vec::with_capacity(room),
+        covers: Vec::with_capacity(room),
+        markers: Vec::with_capacity(room),
         total_lines: total,
         symbol,
         over: false,
     };
     let mut runs = runs.iter().peekable();
-    let cap = usize::try_from(page.limit.max(1))
-        .unwrap_or(usize::MAX)
-        .saturating_add(1);
     // What the entries so far take on a page at least, each with its line end.
     let mut least = Least::new(page);
     let mut n = lo;
@@ -927,8 +967,8 @@ fn signatures_view<'a>(
                 let last = run.last.min(hi);
                 let name = &source.symbols[run.symbol].name;
                 // Indented as the body's first line that has text.
-                let indent: Vec<u8> = (n..=last)
-                    .map(text)
+                let mut marker: Vec<u8> = (n..=last)
+                    .map(|n| lines.line(n))
                     .find(|l| l.iter().any(|b| !b.is_ascii_whitespace()))
                     .map(|l| {
                         l.iter()
@@ -937,21 +977,17 @@ fn signatures_view<'a>(
                             .collect()
                     })
                     .unwrap_or_default();
-                let mut marker = indent;
-                marker.extend_from_slice(format!("⋯ lines {n}-{last} (body of {name})").as_bytes());
+                let _ = write!(marker, "⋯ lines {n}-{last} (body of {name})");
                 least.add(&marker, 1);
                 view.entries.push((n, Cow::Owned(marker)));
                 view.covers.push(last);
-                view.markers.push(Some(Elided {
-                    start_line: n,
-                    end_line: last,
-                    symbol: name.clone(),
-                }));
+                view.markers.push(Some((n, last, run.symbol)));
                 n = last + 1;
             }
             _ => {
-                least.add(text(n), 1);
-                view.entries.push((n, Cow::Borrowed(text(n))));
+                let text = lines.line(n);
+                least.add(text, 1);
+                view.entries.push((n, Cow::Borrowed(text)));
                 view.covers.push(n);
                 view.markers.push(None);
                 n += 1;
@@ -990,7 +1026,17 @@ fn signatures_read(
         target_line: None,
         range: false,
         leaner: Some(Box::new(Leaner {
-            elided: Some(view.markers[..shown].iter().flatten().cloned().collect()),
+            elided: Some(
+                view.markers[..shown]
+                    .iter()
+                    .flatten()
+                    .map(|&(start_line, end_line, symbol)| Elided {
+                        start_line,
+                        end_line,
+                        symbol: source.symbols[symbol].name.clone(),
+                    })
+                    .collect(),
+            ),
             view: None,
         })),
     }))
@@ -1201,4 +1247,36 @@ fn fit(
         o.view = Some(view::OUTLINE);
     }
     Ok(answer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FileLines;
+
+    /// Lines are read forward, each without its line end, and the count is the whole
+    /// file's from the start (a BOM is no line of its own).
+    #[test]
+    fn file_lines_are_read_forward() {
+        let mut lines = FileLines::new(b"\xEF\xBB\xBFa\r\nb\n\nlast");
+        assert_eq!(lines.total, 4);
+        assert_eq!(lines.line(2), b"b");
+        assert_eq!(lines.line(2), b"b");
+        assert_eq!(lines.line(3), b"");
+        assert_eq!(lines.line(4), b"last");
+        assert_eq!(lines.line(9), b"");
+        assert_eq!(lines.all(), [&b"a"[..], b"b", b"", b"last"]);
+        for (text, total) in [
+            (&b"\xEF\xBB\xBF"[..], 0),
+            (b"", 0),
+            (b"x\n", 1),
+            (b"\n\n", 2),
+        ] {
+            let lines = FileLines::new(text);
+            assert_eq!(
+                (lines.total, lines.all().len() as u64),
+                (total, total),
+                "{text:?}"
+            );
+        }
+    }
 }
