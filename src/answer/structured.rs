@@ -944,10 +944,13 @@ fn signatures_view<'a>(
     let cap = usize::try_from(page.limit.max(1))
         .unwrap_or(usize::MAX)
         .saturating_add(1);
-    // As for the lines: room for as many entries as the page or the lines allow.
+    // Room made once for as many entries as the page or the lines allow, up to 65,536
+    // (2 MiB of entries; a longer view grows from there): a view grown by doubling copied
+    // itself into fresh pages each time.
     let room = usize::try_from((hi + 1).saturating_sub(lo))
         .unwrap_or(usize::MAX)
-        .min(cap);
+        .min(cap)
+        .min(1 << 16);
     let mut view = SignaturesView {
         entries: Vec::with_capacity(room),
         covers: Vec::with_capacity(room),
