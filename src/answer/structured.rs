@@ -857,8 +857,8 @@ struct SignaturesView<'a> {
 struct FileLines<'a> {
     /// The text without its BOM.
     whole: &'a [u8],
-    /// Line `at`'s text and what follows it.
-    rest: &'a [u8],
+    /// The lines from line `at` on.
+    rest: std::iter::Peekable<Box<dyn Iterator<Item = &'a [u8]> + 'a>>,
     at: u64,
     total: u64,
 }
@@ -866,9 +866,10 @@ struct FileLines<'a> {
 impl<'a> FileLines<'a> {
     fn new(bytes: &'a [u8]) -> Self {
         let whole = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        let lines: Box<dyn Iterator<Item = &'a [u8]> + 'a> = Box::new(read::split_lines(whole));
         FileLines {
             whole,
-            rest: whole,
+            rest: lines.peekable(),
             at: 1,
             total: count_lines(whole),
         }
@@ -878,21 +879,22 @@ impl<'a> FileLines<'a> {
     fn line(&mut self, n: u64) -> &'a [u8] {
         debug_assert!(n >= self.at, "lines are read forward");
         if n > self.total {
-            (self.rest, self.at) = (b"", n);
             return b"";
         }
         while self.at < n {
-            self.rest = bytes::find(b'\n', self.rest).map_or(&b""[..], |end| &self.rest[end + 1..]);
+            self.rest.next();
             self.at += 1;
         }
-        let line = bytes::find(b'\n', self.rest).map_or(self.rest, |end| &self.rest[..end]);
+        let line = self.rest.peek().copied().unwrap_or_default();
         line.strip_suffix(b"\r").unwrap_or(line)
     }
 
     /// Every line, from the first.
     fn all(&self) -> Vec<&'a [u8]> {
-        let mut lines = FileLines::new(self.whole);
-        (1..=self.total).map(|n| lines.line(n)).collect()
+        read::split_lines(self.whole)
+            .take(usize::try_from(self.total).unwrap_or(usize::MAX))
+            .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+            .collect()
     }
 }
 

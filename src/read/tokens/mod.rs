@@ -70,8 +70,8 @@ mod memo {
     }
 
     /// `piece` as two words and its length, which together tell it from any other, and
-    /// the hash its slot is taken from: its first and last eight bytes (overlapping when shorter than 16), or
-    /// four, or each byte. Read as whole words, not copied into a buffer a byte at a
+    /// the hash its slot is taken from: its first and last eight bytes (overlapping when
+    /// shorter than 16), or four, or each byte. Read as whole words, not copied into a buffer a byte at a
     /// time, which stalled the load that followed.
     fn key(piece: &[u8]) -> Option<(u64, u64, u64)> {
         let len = piece.len();
@@ -102,9 +102,7 @@ mod memo {
         let (first, last, mixed) = key(piece)?;
         SLOTS_SEEN.with(|slots| {
             let (slots, _) = &*slots.borrow();
-            if slots.is_empty() {
-                return None;
-            }
+            // An empty table (none yet) has no slot 0: `get` finds nothing.
             let &(f, l, meta) = slots.get(slot(mixed, slots.len()))?;
             let tokens = (meta >> 8) as usize;
             (f == first && l == last && (meta & 0xff) as usize == piece.len() && tokens > 0)
@@ -230,15 +228,22 @@ pub fn fewest(text: &[u8]) -> u64 {
                 wide = true;
             }
             Kind::Separator => {
-                let own = ascii + u64::from(letters) + digits.div_ceil(3);
-                pieces += if wide { u64::from(alnum) } else { own };
+                pieces += stretch(ascii, letters, digits, wide, alnum);
                 (ascii, letters, digits, wide, alnum) = (0, false, 0, false, false);
             }
         }
     }
     // The end closes the last stretch, as a separator does.
-    let own = ascii + u64::from(letters) + digits.div_ceil(3);
-    pieces + if wide { u64::from(alnum) } else { own }
+    pieces + stretch(ascii, letters, digits, wide, alnum)
+}
+
+/// The pieces a stretch between separators holds (see [`fewest`]): its ASCII pieces, or,
+/// with a non-ASCII byte, one if it has a letter or digit.
+fn stretch(ascii: u64, letters: bool, digits: u64, wide: bool, alnum: bool) -> u64 {
+    match wide {
+        true => u64::from(alnum),
+        false => ascii + u64::from(letters) + digits.div_ceil(3),
+    }
 }
 
 /// What a byte is to [`fewest`].
