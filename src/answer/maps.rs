@@ -20,7 +20,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::ffi::OsStr;
 use std::io::Read;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
@@ -299,11 +299,13 @@ fn index_line(text: &[u8]) -> String {
     line
 }
 
-/// `stat` by directory: each directory opened once, its entries looked up in it (a path
-/// looked up from the root each time took most of a page's time).
+/// `stat` from the root: the root opened once, each path looked up from it. (A
+/// descriptor for each directory, opened from its parent, cost two more system calls a
+/// directory than the few path steps it saved.)
 #[derive(Default)]
 struct Stater {
-    directories: HashMap<Vec<u8>, Option<OwnedFd>>,
+    /// The root's descriptor, once opened (`None` inside: it could not be).
+    root: Option<Option<OwnedFd>>,
 }
 
 impl Stater {
@@ -315,51 +317,25 @@ impl Stater {
         (line, newest)
     }
 
-    /// The directory `relative` to the root, opened once: from its parent's descriptor,
-    /// so that no path is looked up from the root more than once.
-    fn directory(&mut self, base: &Path, relative: &[u8]) -> Option<BorrowedFd<'_>> {
-        if !self.directories.contains_key(relative) {
-            let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-            let opened = match bytes::rfind(b'/', relative) {
-                _ if relative.is_empty() => rustix::fs::open(base, flags, FileMode::empty()).ok(),
-                at => {
-                    let (parent, name) = match at {
-                        Some(slash) => (&relative[..slash], &relative[slash + 1..]),
-                        None => (&b""[..], relative),
-                    };
-                    match self.directory(base, parent) {
-                        Some(fd) => rustix::fs::openat(
-                            fd,
-                            OsStr::from_bytes(name),
-                            flags,
-                            FileMode::empty(),
-                        )
-                        .ok(),
-                        None => None,
-                    }
-                }
-            };
-            self.directories.insert(relative.to_vec(), opened);
-        }
-        self.directories
-            .get(relative)?
-            .as_ref()
-            .map(|fd| fd.as_fd())
-    }
-
     /// [`Stater::stat`], its words written to `line` (cleared first): a map's every page
     /// checks every file, so no string is made for each.
     fn stat_into(&mut self, base: &Path, relative: &[u8], line: &mut Vec<u8>) -> i64 {
-        let (parent, name) = match bytes::rfind(b'/', relative) {
-            Some(slash) => (&relative[..slash], &relative[slash + 1..]),
-            None => (&b""[..], relative),
-        };
-        let stat = match name {
+        let stat = match relative {
             b"" => rustix::fs::stat(base),
-            _ => match self.directory(base, parent) {
-                Some(fd) => rustix::fs::statat(fd, OsStr::from_bytes(name), AtFlags::empty()),
-                None => Err(rustix::io::Errno::NOENT),
-            },
+            _ => {
+                let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+                let root = self
+                    .root
+                    .get_or_insert_with(|| rustix::fs::open(base, flags, FileMode::empty()).ok());
+                match root {
+                    Some(fd) => rustix::fs::statat(
+                        fd.as_fd(),
+                        OsStr::from_bytes(relative),
+                        AtFlags::empty(),
+                    ),
+                    None => Err(rustix::io::Errno::NOENT),
+                }
+            }
         };
         line.clear();
         let Ok(m) = stat else {
@@ -589,27 +565,17 @@ impl Kept {
             })
     }
 
-    /// Whether nothing the map was made from has changed since. A tree of hundreds of
-    /// files is checked by two threads: the `stat` calls are most of a kept page's work.
+    /// Whether nothing the map was made from has changed since. One thread checks: a
+    /// second, started for a tree of hundreds of files, cost more than it saved (its stack
+    /// and heap arena are fresh pages, and two threads looking names up in one tree
+    /// contend for it).
     pub fn holds(&self, request: &Request) -> bool {
         let base = request.root.path_of("");
-        let stats: Vec<(&[u8], &[u8])> = self.stats().collect();
-        let holds = |part: &[(&[u8], &[u8])]| {
-            let mut stater = Stater::default();
-            let mut line = Vec::new();
-            part.iter().all(|(recorded, path)| {
-                stater.stat_into(&base, path, &mut line);
-                line == *recorded
-            })
-        };
-        if stats.len() < SPLIT_STATS {
-            return holds(&stats);
-        }
-        let (first, second) = stats.split_at(stats.len() / 2);
-        std::thread::scope(|scope| {
-            let other = scope.spawn(|| holds(second));
-            let here = holds(first);
-            other.join().unwrap_or(false) && here
+        let mut stater = Stater::default();
+        let mut line = Vec::new();
+        self.stats().all(|(recorded, path)| {
+            stater.stat_into(&base, path, &mut line);
+            line == recorded
         })
     }
 
@@ -719,10 +685,6 @@ impl Kept {
         out
     }
 }
-
-/// From how many `stat` lines a kept map is checked by two threads: below, starting the
-/// second costs more than it saves.
-const SPLIT_STATS: usize = 256;
 
 /// The line of `entry` that starts at `at`, without its newline; `at` moves past it.
 fn next_line<'e>(entry: &'e [u8], at: &mut usize) -> Option<&'e [u8]> {
