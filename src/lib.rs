@@ -232,6 +232,8 @@ fn say_what_was_left_out(
             "{} reads the rest of the symbol",
             render::hints::symbol_go_on(&read.facts.path, symbol, next, params::Wording::Cli)
         ),
+        // --all reads lines, not a leaner view: the view is paged on.
+        None if read.elided().is_some() => format!("--signatures --start-line {next} reads on"),
         None => "--all reads the whole file".to_string(),
     };
     writeln!(

@@ -55,6 +55,8 @@ pub struct OutlineRead {
     /// The page as text mode prints it: `START-END | ` and each definition's line.
     pub content: Vec<u8>,
     pub symbols: Vec<SymbolInfo>,
+    /// The symbol of `PATH#SYMBOL --outline`, whose children are listed (`data.symbol`).
+    pub symbol: Option<SymbolInfo>,
     /// The symbols the outline counts: the file's, or the children of `PATH#SYMBOL`.
     pub total_symbols: u64,
     /// The ordinal (1-based) of the first symbol shown among those counted.

@@ -78,9 +78,9 @@ fn max_bytes(kind: DocumentKind) -> u64 {
     }
 }
 
-/// Reads `file` whole, up to the bound for its kind.
+/// Reads `file` (or standard input) whole, up to the bound for its kind.
 pub fn read_bytes(
-    file: &File,
+    file: impl std::io::Read,
     size: u64,
     kind: DocumentKind,
     path: &str,

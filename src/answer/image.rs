@@ -27,7 +27,7 @@ pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Erro
         Error::new(
             ErrorCode::SizeLimitExceeded,
             format!(
-                "Image '{display}' is {what}; images over 100 megapixels or 64 MiB, with a side over 65535 pixels, or over 160 MiB once decoded are not sent."
+                "Image '{display}' is {what}; images over 100 megapixels or 64 MiB, with a side over 65535 pixels, or over 300 MiB once decoded are not sent."
             ),
         )
     };
@@ -42,12 +42,24 @@ pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Erro
         detail: Some(ErrorDetail::ImageDamaged),
         ..Error::new(ErrorCode::BinaryFile, message)
     };
-    let dimensions = imagesize::blob_size(&bytes).map_err(|_| {
+    let unreadable = || {
         damaged(format!(
             "File '{display}' starts like a {kind} image but its size cannot be read."
         ))
-    })?;
-    let (width, height) = (dimensions.width as u64, dimensions.height as u64);
+    };
+    // A PNG's size is its first chunk's, which must be a 13-byte IHDR: other bytes there
+    // would be read as a size all the same.
+    if format == scale::Codec::Png && bytes.get(8..16) != Some(&b"\0\0\0\x0dIHDR"[..]) {
+        return Err(unreadable());
+    }
+    let dimensions = imagesize::blob_size(&bytes).map_err(|_| unreadable())?;
+    // As shown: a photo whose EXIF says to turn it a quarter is as wide as it is stored high.
+    let (width, height) = scale::as_shown(
+        &bytes,
+        format,
+        dimensions.width as u64,
+        dimensions.height as u64,
+    );
     // A model's API refuses an image without pixels: it is no image to send.
     if width == 0 || height == 0 {
         return Err(Error::new(

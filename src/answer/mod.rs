@@ -125,7 +125,22 @@ pub fn read(
         panic!("fault injected by AGENTREAD_FAULT=panic");
     }
     match plan {
-        Plan::Stdin { spec } => read_stdin(request, &spec, sink),
+        Plan::Stdin { spec } => {
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            // A PDF is known by its `%PDF-` header, whatever its name (SPEC §16), and
+            // standard input has none.
+            let head = std::io::BufRead::fill_buf(&mut input)
+                .map_err(|e| Error::read_failed(STDIN_LABEL, &e))?;
+            let ended = head.is_empty();
+            if !request.call.raw && document::kind_of("", head) == Some(DocumentKind::Pdf) {
+                let kind = DocumentKind::Pdf;
+                let facts = text::stdin_facts();
+                let bytes = document::read_bytes(input, 0, kind, STDIN_LABEL, request.wording())?;
+                return document_answer(request, facts, bytes, kind, &spec, None, sink);
+            }
+            read_stdin(request, input, ended, &spec, sink)
+        }
         Plan::File {
             file,
             stat,
@@ -292,7 +307,7 @@ fn read_file(
 /// the text it is.
 fn read_document(
     request: &Request,
-    mut facts: FileFacts,
+    facts: FileFacts,
     file: &File,
     kind: DocumentKind,
     spec: &WindowSpec,
@@ -300,6 +315,20 @@ fn read_document(
     sink: Option<&mut dyn LineSink>,
 ) -> Result<Success, Error> {
     let bytes = document::read_bytes(file, facts.size_bytes, kind, &facts.path, request.wording())?;
+    document_answer(request, facts, bytes, kind, spec, asked_line, sink)
+}
+
+/// The window of a document's view, from its bytes; a notebook that is not one is read as
+/// the text it is.
+fn document_answer(
+    request: &Request,
+    mut facts: FileFacts,
+    bytes: Vec<u8>,
+    kind: DocumentKind,
+    spec: &WindowSpec,
+    asked_line: Option<u64>,
+    sink: Option<&mut dyn LineSink>,
+) -> Result<Success, Error> {
     let Some(view) = document::view(kind, &bytes, &facts.path, request.wording())? else {
         let input = read::TextInput::Stream(Cursor::new(bytes));
         return read_text(request, facts, input, spec, asked_line, None, sink);

@@ -15,21 +15,12 @@ pub fn recognised(found: &Recognised, path: Option<&str>, wording: Wording) -> S
             Wording::Cli => "agentread --mcp sends images to models".to_string(),
             Wording::Tool => "agentread's MCP server sends images to models".to_string(),
         }),
-        // A PDF file reaches here only with `--raw`: its text view is the next step.
-        Recognised::Pdf if path.is_some() => Some(format!(
+        // A PDF, a file's or standard input's, reaches here only with `--raw`: its text
+        // view is the next step.
+        Recognised::Pdf => Some(format!(
             "without {} agentread reads its text",
             wording.flag(name::RAW)
         )),
-        // On standard input: agentread reads a PDF's text from a file (it needs the
-        // whole file, and its cross-reference table sits at the end), not pdftotext.
-        Recognised::Pdf => Some(match wording {
-            Wording::Cli => {
-                "agentread reads a PDF's text from a file: save it and read that ('… > doc.pdf; agentread doc.pdf')".to_string()
-            }
-            Wording::Tool => {
-                "agentread reads a PDF's text from a file: save it and pass that file's path".to_string()
-            }
-        }),
         Recognised::Utf16(encoding) => {
             let label = encoding.name().to_ascii_lowercase();
             Some(format!("use {}", wording.set(&[(name::ENCODING, &label)])))
@@ -152,15 +143,14 @@ mod tests {
             "try '… | zstdcat | agentread -'"
         );
         assert_eq!(Recognised::Sqlite.step(None), None);
-        // A PDF on standard input: agentread's own step, not pdftotext.
+        // A PDF on standard input with --raw: agentread's own step, not pdftotext.
         let pdf = recognised(&Recognised::Pdf, None, Wording::Cli);
-        assert!(
-            pdf.starts_with("PDF document; agentread reads a PDF's text from a file"),
-            "{pdf}"
-        );
-        assert!(!pdf.contains("pdftotext"), "{pdf}");
+        assert_eq!(pdf, "PDF document; without --raw agentread reads its text");
         let pdf = recognised(&Recognised::Pdf, None, Wording::Tool);
-        assert!(pdf.ends_with("save it and pass that file's path"), "{pdf}");
+        assert_eq!(
+            pdf,
+            "PDF document; without raw=true agentread reads its text"
+        );
         assert_eq!(
             Recognised::Sqlite.step(Some("app.db")).unwrap(),
             "try 'sqlite3 app.db .schema'"

@@ -642,9 +642,12 @@ fn outline_page(
         limit,
     } = page;
     // The symbols counted: the file's, or those inside the symbol `within`.
-    let (first, last, counted): (u64, u64, Vec<&Symbol>) = match &within {
-        Some(query) => {
-            let index = find(query)?;
+    let parent = match &within {
+        Some(query) => Some(find(query)?),
+        None => None,
+    };
+    let (first, last, counted): (u64, u64, Vec<&Symbol>) = match parent {
+        Some(index) => {
             let parent = &symbols[index];
             let children = symbols[index + 1..]
                 .iter()
@@ -777,6 +780,7 @@ fn outline_page(
         language,
         content,
         symbols: shown,
+        symbol: parent.map(|index| info(&symbols[index])),
         total_symbols: counted.len() as u64,
         first_shown: skipped as u64 + 1,
         next_start_line: next,
@@ -1130,6 +1134,15 @@ fn fit(
     scope: &Scope,
     find: &dyn Fn(&str) -> Result<usize, Error>,
 ) -> Result<Success, Error> {
+    // The budget is the tokens when given, else the bytes: the default byte budget does
+    // not cut a view that fits the tokens asked for.
+    let spec = &WindowSpec {
+        max_bytes: match spec.max_tokens.is_some() && !request.settings.max_bytes_given {
+            true => u64::MAX,
+            false => spec.max_bytes,
+        },
+        ..*spec
+    };
     let fits = |content: &[u8]| match spec.max_tokens {
         Some(max) => tokens::within(content, max),
         None => content.len() as u64 <= spec.max_bytes,
@@ -1177,6 +1190,14 @@ fn fit(
         if let Success::Text(read) = &mut lines
             && whole_fits(&mut read.window)
         {
+            // A symbol shown whole is not cut by the limit its length set (as its read
+            // without --fit; a range keeps its window fields, SPEC §15).
+            if symbol.is_some()
+                && read.window.truncated_by == Some(TruncatedBy::Limit)
+                && read.window.end_line().is_some_and(|last| last >= hi)
+            {
+                read.window.truncated_by = None;
+            }
             read.language = Some(source.language);
             read.symbol = symbol;
             read.leaner = Some(Box::new(Leaner {

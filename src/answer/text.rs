@@ -35,19 +35,24 @@ pub fn check_size(request: &Request, facts: &FileFacts) -> Result<(), Error> {
 
 pub fn read_stdin(
     request: &Request,
+    input: impl Read,
+    ended: bool,
     spec: &WindowSpec,
     sink: Option<&mut dyn LineSink>,
 ) -> Result<Success, Error> {
-    let facts = FileFacts {
+    let input = read::TextInput::Stream(TerminalEof { input, ended });
+    read_text(request, stdin_facts(), input, spec, None, None, sink)
+}
+
+/// Standard input's facts: no size, time or hash of its own.
+pub fn stdin_facts() -> FileFacts {
+    FileFacts {
         path: STDIN_LABEL.to_string(),
         path_resolved: STDIN_LABEL.to_string(),
         size_bytes: 0,
         mtime_ms: None,
         content_hash: None,
-    };
-    let stdin = std::io::stdin();
-    let input = read::TextInput::Stream(TerminalEof::new(stdin.lock()));
-    read_text(request, facts, input, spec, None, None, sink)
+    }
 }
 
 /// Standard input that ends at the first end-of-file a terminal signals (Ctrl-D): a
@@ -55,16 +60,8 @@ pub fn read_stdin(
 /// again after a 0 would need several of them.
 struct TerminalEof<R> {
     input: R,
+    /// The end was seen (a look at the first bytes found none): not read again.
     ended: bool,
-}
-
-impl<R: Read> TerminalEof<R> {
-    fn new(input: R) -> TerminalEof<R> {
-        TerminalEof {
-            input,
-            ended: false,
-        }
-    }
 }
 
 impl<R: Read> Read for TerminalEof<R> {

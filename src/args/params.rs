@@ -327,7 +327,7 @@ pub static PARAMS: &[Param] = &[
         short: None,
         value_name: "SYMBOL",
         help: "",
-        description: "Read one function, class, method or Markdown section by name (Window.render, render, or a heading), instead of guessing its lines; path names the file. Not with start_line, tail, context or start_char.",
+        description: "Read one function, class, method or Markdown section by name (Window.render, render, or a heading), instead of guessing its lines; path names the file. start_line inside it pages the symbol from there; not with tail, context or start_char.",
         advertised: true,
         required: false,
         kind: ParamType::Text {
@@ -872,8 +872,13 @@ fn check_hash(name: &str, hash: &str) -> Result<String, Error> {
     if valid {
         Ok(hash.to_string())
     } else {
+        // Named as the caller names it: a flag on the command line, a parameter in a call.
+        let asks = match name.starts_with("--") {
+            true => "--hash",
+            false => "hash=true",
+        };
         Err(Error::invalid_param(format!(
-            "Invalid value '{hash}' for {name}: expected the 64-digit lowercase hex BLAKE3 hash that --hash reports."
+            "Invalid value '{hash}' for {name}: expected the 64-digit lowercase hex BLAKE3 hash that {asks} reports."
         )))
     }
 }

@@ -27,6 +27,9 @@ pub use crate::args::params::{DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS, MAX_LIN
 pub struct Settings {
     pub max_line_chars: u64,
     pub max_bytes: u64,
+    /// `--max-bytes` was given (not its default): `--fit` under a token budget then keeps
+    /// it (SPEC §18: the budget is the tokens when given, else the bytes).
+    pub max_bytes_given: bool,
     /// The MCP server's default token budget (`--max-tokens`, else 9000); None on the
     /// command line, which has no token budget unless a call gives one.
     pub max_tokens: Option<u64>,
@@ -109,6 +112,7 @@ impl Settings {
             roots_timeout,
             max_line_chars,
             max_bytes,
+            max_bytes_given: cli.max_bytes.is_some(),
             max_tokens,
             numbers: cli.numbers,
             max_file_size,

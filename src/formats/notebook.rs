@@ -571,11 +571,10 @@ impl View {
                         // A figure with its text twin (`<Figure size …>`) shows both
                         // (SPEC §16): the text, then the image's line.
                         if let Some(image) = data.other.as_ref().filter(|o| is_image(&o.mime)) {
-                            block.end_text();
-                            block.feed(&other_line(image));
+                            block.feed_marker(&other_line(image));
                         }
                     } else if let Some(other) = &data.other {
-                        block.feed(&other_line(other));
+                        block.feed_marker(&other_line(other));
                     }
                 }
                 OutputType::Error => {
@@ -634,6 +633,9 @@ struct Block {
     /// A `\r` was seen: the line starts over unless a `\n` follows.
     pending_cr: bool,
     escape: Escape,
+    /// Lines that name an output's other data (an image), past the 50 kept: shown after
+    /// the count of the lines left out, never among them.
+    after: String,
 }
 
 struct Finished {
@@ -684,6 +686,16 @@ impl Block {
     fn feed_all(&mut self, text: &Multiline<'_>) {
         for Text(piece) in text.pieces() {
             self.feed(piece);
+        }
+    }
+
+    /// A line that names an output's other data (`[image/png output, N bytes]`): shown
+    /// even past the 50 lines kept, after their count.
+    fn feed_marker(&mut self, line: &str) {
+        self.end_text();
+        match self.lines < MAX_OUTPUT_LINES {
+            true => self.feed(line),
+            false => self.after.push_str(line),
         }
     }
 
@@ -769,6 +781,8 @@ impl Block {
             let _ = writeln!(self.text, "[… {more} more lines]");
             self.lines = MAX_OUTPUT_LINES + 1;
         }
+        self.lines += count_newlines(&self.after);
+        self.text.push_str(&self.after);
         Finished {
             text: self.text,
             lines: self.lines,
@@ -967,6 +981,22 @@ mod tests {
             format!("{exactly}51")
         ));
         assert_eq!(out, format!("{exactly}[… 1 more lines]\n"));
+    }
+
+    /// A figure's line is never among the lines left out past the 50 kept (SPEC §16: the
+    /// text lines, then the image's line).
+    #[test]
+    fn a_figure_line_follows_a_long_text_twin() {
+        let lines: Vec<String> = (1..=60).map(|i| format!("\"{i}\\n\"")).collect();
+        let out = outputs_of(&format!(
+            r#"{{"output_type": "execute_result", "execution_count": 1, "metadata": {{}}, "data": {{"image/png": "iVBORw0KGgo=\n", "text/plain": [{}]}}}}"#,
+            lines.join(",")
+        ));
+        let expected: String = (1..=50).map(|i| format!("{i}\n")).collect();
+        assert_eq!(
+            out,
+            format!("{expected}[… 10 more lines]\n[image/png output, 8 bytes]\n")
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::io::Cursor;
 
-use fast_image_resize::{FilterType, ResizeAlg, ResizeOptions, Resizer};
+use fast_image_resize::{FilterType, MulDiv, ResizeAlg, ResizeOptions, Resizer};
 use image::codecs::jpeg::JpegEncoder;
 use image::codecs::png::{CompressionType, FilterType as PngFilter, PngEncoder};
 use image::metadata::Orientation;
@@ -26,10 +26,12 @@ pub const MAX_FILE_BYTES: u64 = 64 << 20;
 /// pixels (194 KB) took 5.8 GB and 17-33 s for an answer of 1 x 1568.
 pub const MAX_DECODED_SIDE: u32 = 65_535;
 
-/// The most the decoded pixels may take, 160 MiB (a 48-megapixel RGB photo is 144 MB):
-/// with a copy at 8 bits a channel and the scaled result, a decode stays within the
-/// 256 MiB a read may take. A 16-bit or RGBA image of 100 megapixels is past it.
-pub const MAX_DECODED_BYTES: u64 = 160 << 20;
+/// The most a decode may hold, 300 MiB: the pixels of any 8-bit RGB image of 100
+/// megapixels (300 MB), or of an RGBA one of 78. A progressive JPEG holds two bytes of
+/// coefficients per sample besides its pixels, so it counts three times its pixels' bytes.
+/// Alpha is premultiplied in place (not in a copy) for resizing, so with the file (64 MiB)
+/// and the resizer's rows a decode stays near 420 MiB, and two at once under 1 GiB.
+pub const MAX_DECODED_BYTES: u64 = 300 << 20;
 
 /// What a decoder may allocate beside the decoded pixels (PNG chunks, a GIF frame): the
 /// pixels are bounded by `MAX_PIXELS`, this by a constant.
@@ -105,10 +107,13 @@ pub fn scale_if_needed(
     if width.max(height) <= MAX_SIDE && bytes.len() as u64 <= MAX_SENT_BYTES {
         return Ok(None);
     }
-    let image = decode(bytes, kind)?;
+    let mut image = decode(bytes, kind)?;
     let jpeg = kind == Codec::Jpeg;
     let (width, height) = (image.width(), image.height());
     let mut resizer = Resizer::new();
+    // Alpha is premultiplied once, in place, before the first resize (the resizer would
+    // otherwise premultiply a copy of the whole image each time).
+    let mut premultiplied = false;
     let mut side = MAX_SIDE;
     loop {
         let (sent_width, sent_height) = fit(width, height, side);
@@ -116,7 +121,16 @@ pub fn scale_if_needed(
             // Over 5 MiB but small enough in pixels: re-encoded at its own size first.
             to_8_bit(&image, jpeg)
         } else {
-            Some(resize(&mut resizer, &image, sent_width, sent_height, jpeg)?)
+            if !premultiplied && image.color().has_alpha() {
+                premultiplied = MulDiv::new().multiply_alpha_inplace(&mut image).is_ok();
+            }
+            Some(resize(
+                &mut resizer,
+                &image,
+                (sent_width, sent_height),
+                jpeg,
+                premultiplied,
+            )?)
         };
         let shown = converted.as_ref().unwrap_or(&image);
         let (bytes, as_jpeg) = smaller_encoding(shown, jpeg)?;
@@ -134,6 +148,42 @@ pub fn scale_if_needed(
         // the excess, and a tenth more so that one more try is nearly always the last.
         let factor = (MAX_SENT_BYTES as f64 / size as f64).sqrt() * 0.9;
         side = ((f64::from(longer) * factor) as u32).clamp(1, longer - 1);
+    }
+}
+
+/// `width` x `height` (the stored image's) as the image is shown: sides swapped when its
+/// EXIF orientation turns it a quarter. Only the headers are read.
+pub fn as_shown(bytes: &[u8], kind: Codec, width: u64, height: u64) -> (u64, u64) {
+    let mut limits = Limits::default();
+    limits.max_alloc = Some(DECODER_WORKING_BYTES);
+    let mut reader = ImageReader::with_format(Cursor::new(bytes), format_of(kind));
+    reader.limits(limits);
+    let turned = kind != Codec::Gif
+        && reader
+            .into_decoder()
+            .ok()
+            .and_then(|mut decoder| decoder.orientation().ok())
+            .is_some_and(|orientation| {
+                matches!(
+                    orientation,
+                    Orientation::Rotate90
+                        | Orientation::Rotate270
+                        | Orientation::Rotate90FlipH
+                        | Orientation::Rotate270FlipH
+                )
+            });
+    match turned {
+        true => (height, width),
+        false => (width, height),
+    }
+}
+
+fn format_of(kind: Codec) -> ImageFormat {
+    match kind {
+        Codec::Png => ImageFormat::Png,
+        Codec::Jpeg => ImageFormat::Jpeg,
+        Codec::Gif => ImageFormat::Gif,
+        Codec::Webp => ImageFormat::WebP,
     }
 }
 
@@ -167,21 +217,20 @@ fn fit(width: u32, height: u32, side: u32) -> (u32, u32) {
 /// Decoders whose buffers `Limits` does not govern keep them proportional to the pixels:
 /// a progressive JPEG holds 2 bytes a sample of coefficients, lossless WebP 4 bytes a pixel.
 fn decode(bytes: &[u8], kind: Codec) -> Result<DynamicImage, ScaleError> {
-    let format = match kind {
-        Codec::Png => ImageFormat::Png,
-        Codec::Jpeg => ImageFormat::Jpeg,
-        Codec::Gif => ImageFormat::Gif,
-        Codec::Webp => ImageFormat::WebP,
-    };
+    let format = format_of(kind);
     let mut limits = Limits::default();
     limits.max_alloc = Some(DECODER_WORKING_BYTES);
     let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
     reader.limits(limits);
     let mut decoder = reader.into_decoder().map_err(undecodable)?;
     let (width, height) = decoder.dimensions();
+    let held = match kind == Codec::Jpeg && progressive(bytes) {
+        true => decoder.total_bytes().saturating_mul(3),
+        false => decoder.total_bytes(),
+    };
     if pixels(width, height) > MAX_PIXELS
         || width.max(height) > MAX_DECODED_SIDE
-        || decoder.total_bytes() > MAX_DECODED_BYTES
+        || held > MAX_DECODED_BYTES
     {
         return Err(ScaleError::TooLarge);
     }
@@ -193,6 +242,28 @@ fn decode(bytes: &[u8], kind: Codec) -> Result<DynamicImage, ScaleError> {
     let mut image = DynamicImage::from_decoder(decoder).map_err(undecodable)?;
     image.apply_orientation(orientation);
     Ok(image)
+}
+
+/// Whether a JPEG's frame is progressive (SOF2, SOF6, SOF10 or SOF14): its segments are
+/// walked to the first frame header.
+fn progressive(bytes: &[u8]) -> bool {
+    let mut at = 2;
+    while let (Some(&0xFF), Some(&marker)) = (bytes.get(at), bytes.get(at + 1)) {
+        match marker {
+            // Fill bytes before a marker.
+            0xFF => at += 1,
+            0xC0..=0xCF if !matches!(marker, 0xC4 | 0xC8 | 0xCC) => {
+                return matches!(marker, 0xC2 | 0xC6 | 0xCA | 0xCE);
+            }
+            _ => {
+                let Some(len) = bytes.get(at + 2..at + 4) else {
+                    return false;
+                };
+                at += 2 + usize::from(u16::from_be_bytes([len[0], len[1]]));
+            }
+        }
+    }
+    false
 }
 
 fn undecodable(error: ImageError) -> ScaleError {
@@ -219,21 +290,30 @@ fn to_8_bit(image: &DynamicImage, jpeg: bool) -> Option<DynamicImage> {
 
 /// Lanczos3 with SIMD (fast_image_resize): an order of magnitude faster than the image
 /// crate's own filters, and sharp on the text of screenshots. Alpha is premultiplied while
-/// resizing so that transparent pixels do not bleed their colour into the edges. The source
-/// keeps its depth (16-bit PNGs are resized at 16 bits) and only the small result is
-/// converted to 8 bits.
+/// resizing so that transparent pixels do not bleed their colour into the edges: by the
+/// caller in place (`premultiplied`, the result then divided), else by the resizer. The
+/// source keeps its depth (16-bit PNGs are resized at 16 bits) and only the small result
+/// is converted to 8 bits.
 fn resize(
     resizer: &mut Resizer,
     image: &DynamicImage,
-    width: u32,
-    height: u32,
+    (width, height): (u32, u32),
     jpeg: bool,
+    premultiplied: bool,
 ) -> Result<DynamicImage, ScaleError> {
-    let options = ResizeOptions::new().resize_alg(ResizeAlg::Convolution(FilterType::Lanczos3));
+    let failed = |e: &dyn std::fmt::Display| ScaleError::Undecodable(e.to_string());
+    let options = ResizeOptions::new()
+        .resize_alg(ResizeAlg::Convolution(FilterType::Lanczos3))
+        .use_alpha(!premultiplied);
     let mut resized = DynamicImage::new(width, height, image.color());
     resizer
         .resize(image, &mut resized, &options)
-        .map_err(|e| ScaleError::Undecodable(e.to_string()))?;
+        .map_err(|e| failed(&e))?;
+    if premultiplied {
+        MulDiv::new()
+            .divide_alpha_inplace(&mut resized)
+            .map_err(|e| failed(&e))?;
+    }
     Ok(to_8_bit(&resized, jpeg).unwrap_or(resized))
 }
 
@@ -426,12 +506,22 @@ mod tests {
 
     #[test]
     fn exif_orientation_is_applied_before_scaling() {
+        let bytes = turned_jpeg(2000, 100);
+        let scaled = scale_if_needed(&bytes, Codec::Jpeg, 2000, 100)
+            .unwrap()
+            .unwrap();
+        assert_eq!((scaled.width, scaled.height), (78, 1568));
+        decoded(&scaled);
+    }
+
+    /// A JPEG stored `width` x `height` whose EXIF says to turn it a quarter clockwise.
+    fn turned_jpeg(width: u32, height: u32) -> Vec<u8> {
         let mut bytes = Vec::new();
         JpegEncoder::new_with_quality(&mut bytes, 90)
             .write_image(
-                gradient(2000, 100).as_raw(),
-                2000,
-                100,
+                gradient(width, height).as_raw(),
+                width,
+                height,
                 image::ExtendedColorType::Rgb8,
             )
             .unwrap();
@@ -442,11 +532,19 @@ mod tests {
         app1.extend_from_slice(&((exif.len() + 2) as u16).to_be_bytes());
         app1.extend_from_slice(exif);
         bytes.splice(2..2, app1);
-        let scaled = scale_if_needed(&bytes, Codec::Jpeg, 2000, 100)
-            .unwrap()
-            .unwrap();
-        assert_eq!((scaled.width, scaled.height), (78, 1568));
-        decoded(&scaled);
+        bytes
+    }
+
+    #[test]
+    fn sizes_are_as_shown_after_the_exif_orientation() {
+        // Small enough to be sent as it is: the host turns it, so its sides are swapped.
+        assert_eq!(
+            as_shown(&turned_jpeg(40, 20), Codec::Jpeg, 40, 20),
+            (20, 40)
+        );
+        let plain = png(&DynamicImage::ImageRgb8(gradient(40, 20)));
+        assert_eq!(as_shown(&plain, Codec::Png, 40, 20), (40, 20));
+        assert_eq!(as_shown(b"\xFF\xD8\xFFjunk", Codec::Jpeg, 40, 20), (40, 20));
     }
 
     #[test]
@@ -475,6 +573,45 @@ mod tests {
             );
             decoded(&scaled);
         }
+    }
+
+    /// Alpha premultiplied in place: transparent pixels lend no colour to their opaque
+    /// neighbours, and opaque ones keep theirs.
+    #[test]
+    fn transparent_pixels_do_not_bleed_into_opaque_ones() {
+        // Left half transparent red, right half opaque blue, in stripes the filter mixes.
+        let frame = RgbaImage::from_fn(3200, 8, |x, _| match (x / 2) % 2 {
+            0 => Rgba([255, 0, 0, 0]),
+            _ => Rgba([0, 0, 255, 255]),
+        });
+        let scaled = scale(&png(&DynamicImage::ImageRgba8(frame)), Codec::Png)
+            .unwrap()
+            .unwrap();
+        let image = decoded(&scaled).to_rgba8();
+        for p in image.pixels().filter(|p| p.0[3] > 0) {
+            assert!(p.0[0] < 8 && p.0[2] > 240, "{p:?}");
+        }
+    }
+
+    #[test]
+    fn progressive_jpegs_are_told_from_baseline_ones() {
+        let mut baseline = Vec::new();
+        JpegEncoder::new_with_quality(&mut baseline, 90)
+            .write_image(
+                gradient(16, 16).as_raw(),
+                16,
+                16,
+                image::ExtendedColorType::Rgb8,
+            )
+            .unwrap();
+        assert!(!progressive(&baseline));
+        // The same segments with the frame header's marker made SOF2.
+        let sof = baseline.windows(2).position(|w| w == [0xFF, 0xC0]).unwrap();
+        let mut turned = baseline.clone();
+        turned[sof + 1] = 0xC2;
+        assert!(progressive(&turned));
+        assert!(!progressive(b"\xFF\xD8\xFF"));
+        assert!(!progressive(b"\xFF\xD8\xFF\xE0\xFF\xFF"));
     }
 
     #[test]

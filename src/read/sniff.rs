@@ -194,13 +194,20 @@ pub enum ImageKind {
 }
 
 impl ImageKind {
+    /// The kind whose signature `head` starts with, however short the rest (imagesize
+    /// wants more bytes than a signature before it names a kind: a PNG cut after its
+    /// signature is a damaged PNG, not a binary file).
     pub fn of(head: &[u8]) -> Option<ImageKind> {
-        match imagesize::image_type(head).ok()? {
-            imagesize::ImageType::Png => Some(ImageKind::Png),
-            imagesize::ImageType::Jpeg => Some(ImageKind::Jpeg),
-            imagesize::ImageType::Gif => Some(ImageKind::Gif),
-            imagesize::ImageType::Webp => Some(ImageKind::Webp),
-            _ => None,
+        if head.starts_with(b"\x89PNG\r\n\x1a\n") {
+            Some(ImageKind::Png)
+        } else if head.starts_with(b"\xFF\xD8\xFF") {
+            Some(ImageKind::Jpeg)
+        } else if head.starts_with(b"GIF87a") || head.starts_with(b"GIF89a") {
+            Some(ImageKind::Gif)
+        } else if head.starts_with(b"RIFF") && head.get(8..12) == Some(&b"WEBP"[..]) {
+            Some(ImageKind::Webp)
+        } else {
+            None
         }
     }
 

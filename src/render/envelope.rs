@@ -247,6 +247,7 @@ impl<'a> Envelope<'a> {
                 let data = Data {
                     content: Some(Some(utf8(&outline.content))),
                     language: Some(outline.language),
+                    symbol: outline.symbol.as_ref(),
                     symbols: Some(&outline.symbols),
                     total_symbols: Some(outline.total_symbols),
                     window: Some(WindowData {

@@ -122,11 +122,10 @@ fn data_elements(x: &mut String, data: &Data) {
         }
         x.push_str("</entries>\n");
     }
-    for symbol in data
-        .symbol
-        .into_iter()
-        .chain(data.symbols.into_iter().flatten())
-    {
+    // An outline's elements are the symbols it lists: the symbol whose children they are
+    // (`PATH#SYMBOL --outline`) is not one of them, and its footer names it.
+    let within = data.symbol.filter(|_| data.symbols.is_none());
+    for symbol in within.into_iter().chain(data.symbols.into_iter().flatten()) {
         x.push_str("<symbol");
         symbol_attributes(x, symbol);
         x.push_str("/>\n");

@@ -17,11 +17,21 @@ const TAB_COLUMNS: usize = 4;
 ///   `end` closes the block and belongs to it;
 /// - blank lines at the block's end are dropped.
 ///
+/// The block always holds line `n` (SPEC §15 "`--enclosing` always shows line N"): a
+/// blank line before a block, or after the file's last one, stretches it to `n`.
+///
 /// `n` is clamped into the file; an empty file gives `(0, 0)`.
 pub fn indentation_block(lines: &[&[u8]], n: usize) -> (usize, usize) {
     if lines.is_empty() {
         return (0, 0);
     }
+    let n = n.clamp(1, lines.len());
+    let (first, last) = block_near(lines, n);
+    (first.min(n), last.max(n))
+}
+
+/// The block the rules above give for line `n`, which a blank line `n` may lie outside.
+fn block_near(lines: &[&[u8]], n: usize) -> (usize, usize) {
     let count = lines.len();
     let depth = |i: usize| indentation(lines[i]);
     let mut at = n.clamp(1, count) - 1;

@@ -308,8 +308,8 @@ fn png_header(width: u32, height: u32, depth: u8, colour: u8) -> Vec<u8> {
 fn an_image_that_would_cost_more_than_its_bound_is_refused_from_its_header() {
     let ws = Workspace::new();
     ws.file("column.png", png_header(1, 100_000_000, 8, 0));
-    // 25 megapixels of 16-bit RGBA: 200 MB decoded.
-    ws.file("deep.png", png_header(5_000, 5_000, 16, 6));
+    // 40 megapixels of 16-bit RGBA: 320 MB decoded, past the 300 MiB a decode may hold.
+    ws.file("deep.png", png_header(6_400, 6_250, 16, 6));
     let mut server = Server::start(ws.path(), &["--root", "."], json!({}));
     for (id, name) in [(1, "column.png"), (2, "deep.png")] {
         let started = Instant::now();
@@ -323,6 +323,48 @@ fn an_image_that_would_cost_more_than_its_bound_is_refused_from_its_header() {
     }
     let peak = server.peak_mib();
     assert!(peak < 256, "peak RSS {peak} MiB");
+}
+
+/// An image under 100 megapixels is sent scaled, not refused (SPEC §16), within the
+/// memory a decode may hold: a 54-megapixel RGB photo (162 MB of pixels), and a
+/// 40-megapixel RGBA screenshot whose alpha is premultiplied where it lies.
+#[test]
+fn a_large_photo_under_100_megapixels_is_scaled_within_its_bound() {
+    use image::ImageEncoder;
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    let ws = Workspace::new();
+    let png = |width: u32, height: u32, colour: image::ExtendedColorType, channels: usize| {
+        let pixels = vec![90u8; width as usize * height as usize * channels];
+        let mut out = Vec::new();
+        PngEncoder::new_with_quality(&mut out, CompressionType::Best, FilterType::NoFilter)
+            .write_image(&pixels, width, height, colour)
+            .unwrap();
+        out
+    };
+    ws.file(
+        "photo.png",
+        png(9_000, 6_000, image::ExtendedColorType::Rgb8, 3),
+    );
+    ws.file(
+        "screen.png",
+        png(8_000, 5_000, image::ExtendedColorType::Rgba8, 4),
+    );
+    let mut server = Server::start(ws.path(), &["--root", "."], json!({}));
+    for (id, name, sent) in [
+        (1, "photo.png", (1568, 1045)),
+        (2, "screen.png", (1568, 980)),
+    ] {
+        server.read_call(id, json!({"path": name}));
+        let v = server.receive();
+        let data = &v["result"]["structuredContent"]["data"];
+        assert_eq!(
+            (data["sent_width"].as_u64(), data["sent_height"].as_u64()),
+            (Some(sent.0), Some(sent.1)),
+            "{v}"
+        );
+    }
+    let peak = server.peak_mib();
+    assert!(peak < 512, "peak RSS {peak} MiB");
 }
 
 /// `PATH#SYMBOL` answers for the file before the `#` as `PATH:N` does: a link

@@ -53,7 +53,7 @@ fn binary_verdicts_name_their_evidence() {
     assert_eq!(code(&out), 7);
     assert_eq!(
         stderr(&out),
-        "agentread: BINARY_FILE: File 'logo.png' appears to be binary (binary file extension and its start is not text).\n"
+        "agentread: BINARY_FILE: File 'logo.png' appears to be binary (binary file extension and its start is not text): PNG image; agentread --mcp sends images to models.\n"
     );
     assert_eq!(
         ws.json(&["logo.png"])["error"]["detail"],

@@ -441,38 +441,83 @@ fn all_cuts_no_line_of_a_notebook() {
     );
 }
 
-/// A PDF on standard input suggested `pdftotext`, though agentread reads PDFs:
-/// the refusal says to save it and read the file.
+/// A PDF is known by its `%PDF-` header whatever its name (SPEC §16): on standard input
+/// too, it is read as its text, as the same file is.
 #[test]
-fn a_pdf_on_standard_input_says_how_agentread_reads_it() {
+fn a_pdf_on_standard_input_is_read_as_its_text() {
     let ws = Workspace::new();
     let pdf = std::fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/pdf/fpdf2_two_pages.pdf"
     ))
     .unwrap();
-    let out = ws.cmd().arg("-").write_stdin(pdf.clone()).output().unwrap();
-    assert_eq!(code(&out), 7);
-    let message = stderr(&out);
-    assert!(!message.contains("pdftotext"), "{message}");
-    assert!(
-        message.contains("PDF document; agentread reads a PDF's text from a file: save it and read that ('… > doc.pdf; agentread doc.pdf')"),
-        "{message}"
-    );
-    // Saved and read, it is its text.
     ws.file("doc.pdf", &pdf);
-    assert_eq!(code(&ws.run(&["doc.pdf"])), 0);
-    // In a tool call, the step names no command line.
+    let file = ws.run(&["doc.pdf"]);
+    assert_eq!(code(&file), 0);
+    let out = ws.cmd().arg("-").write_stdin(pdf.clone()).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        stdout(&file).replace("'doc.pdf'", "'<stdin>'"),
+    );
+    assert!(stdout(&out).contains("First page of the fpdf2 fixture."));
+    // In a tool call too; with raw, its bytes are refused as any binary input is.
     let v = &json_lines(
         &ws.cmd()
             .args(["--call", r#"{"path":"-"}"#])
-            .write_stdin(pdf)
+            .write_stdin(pdf.clone())
             .output()
             .unwrap(),
     )[0];
-    let message = v["error"]["message"].as_str().unwrap();
+    assert_eq!(v["data"]["type"], "pdf", "{v}");
+    assert_eq!(v["stats"]["total_lines"], 5);
+    let out = ws
+        .cmd()
+        .args(["-", "--raw"])
+        .write_stdin(pdf)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 7, "{}", stderr(&out));
+    // An uncompressed PDF (text bytes only) is read as a PDF as well, not as its source.
+    let plain = reportlab_free_pdf();
+    let out = ws.cmd().arg("-").write_stdin(plain).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(
-        message.ends_with("save it and pass that file's path."),
-        "{message}"
+        stdout(&out).contains("Hello from stdin"),
+        "{}",
+        stdout(&out)
     );
+    assert!(!stdout(&out).contains("%PDF-"), "{}", stdout(&out));
+}
+
+/// A one-page PDF written by hand, with no compressed stream: text bytes only.
+fn reportlab_free_pdf() -> Vec<u8> {
+    let objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+        "<< /Length 47 >>\nstream\nBT /F1 12 Tf 20 100 Td (Hello from stdin) Tj ET\nendstream",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ];
+    let mut out = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
+    }
+    let xref = out.len();
+    out.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
+    for at in offsets {
+        out.extend_from_slice(format!("{at:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .as_bytes(),
+    );
+    out
 }

@@ -570,13 +570,78 @@ async fn images_are_answered_as_image_blocks_with_their_dimensions() {
 #[tokio::test]
 async fn a_damaged_image_is_binary_with_its_reason() {
     let ws = workspace();
-    ws.file("pics/bad.png", b"\x89PNG\r\n\x1a\ngarbage");
+    // A real PNG whose first chunk is not named IHDR: its size bytes are not a size.
+    let mut renamed = Vec::new();
+    image::RgbImage::new(64, 48)
+        .write_to(
+            &mut std::io::Cursor::new(&mut renamed),
+            image::ImageFormat::Png,
+        )
+        .unwrap();
+    renamed[12..16].copy_from_slice(b"JUNK");
+    let files: [(&str, &[u8]); 5] = [
+        ("bad.png", b"\x89PNG\r\n\x1a\ngarbage"),
+        ("cut.png", b"\x89PNG\r\n\x1a\n\0\0"),
+        (
+            "long.png",
+            b"\x89PNG\r\n\x1a\ngarbage garbage garbage garbage garbage",
+        ),
+        ("renamed.png", &renamed),
+        ("cut.jpg", b"\xFF\xD8\xFF"),
+    ];
+    for (name, bytes) in files {
+        ws.file(&format!("pics/{name}"), bytes);
+    }
     let client = plain_client(&ws, &[]).await;
-    let r = call(&client, json!({ "path": "pics/bad.png" })).await;
-    assert_eq!(r.is_error, Some(true));
+    for (name, _) in files {
+        let r = call(&client, json!({ "path": format!("pics/{name}") })).await;
+        assert_eq!(r.is_error, Some(true), "{name}");
+        let v = r.structured_content.unwrap();
+        assert_eq!(v["error"]["code"], "BINARY_FILE", "{name}: {v}");
+        assert_eq!(
+            v["error"]["detail"],
+            json!({"reason": "image_damaged"}),
+            "{name}: {v}"
+        );
+    }
+    client.cancel().await.unwrap();
+}
+
+/// `width`/`height` are those of the image as shown, after its EXIF orientation (SPEC
+/// §16): a photo stored 40x20 and turned a quarter by its EXIF is 20x40, sent as it is.
+#[tokio::test]
+async fn an_image_turned_by_its_exif_is_as_wide_as_it_is_shown() {
+    let ws = workspace();
+    let mut bytes = Vec::new();
+    image::RgbImage::new(40, 20)
+        .write_to(
+            &mut std::io::Cursor::new(&mut bytes),
+            image::ImageFormat::Jpeg,
+        )
+        .unwrap();
+    // APP1 Exif, big-endian TIFF, one IFD entry: Orientation (0x0112) = 6, "rotate 90 CW".
+    let exif: &[u8] = b"Exif\0\0MM\0\x2a\0\0\0\x08\0\x01\x01\x12\0\x03\0\0\0\x01\0\x06\0\0\0\0\0\0";
+    let mut app1 = vec![0xff, 0xe1];
+    app1.extend_from_slice(&((exif.len() + 2) as u16).to_be_bytes());
+    app1.extend_from_slice(exif);
+    bytes.splice(2..2, app1);
+    ws.file("photo.jpg", &bytes);
+    let client = plain_client(&ws, &[]).await;
+    let r = call(&client, json!({"path": "photo.jpg"})).await;
+    assert_eq!(r.is_error, Some(false));
     let v = r.structured_content.unwrap();
-    assert_eq!(v["error"]["code"], "BINARY_FILE");
-    assert_eq!(v["error"]["detail"], json!({"reason": "image_damaged"}));
+    let data = &v["data"];
+    assert_eq!(
+        (&data["width"], &data["height"]),
+        (&json!(20), &json!(40)),
+        "{v}"
+    );
+    assert_eq!(
+        (&data["sent_width"], &data["sent_height"]),
+        (&json!(20), &json!(40)),
+        "{v}"
+    );
+    assert!(v["text"].as_str().unwrap().contains("JPEG, 20x40"), "{v}");
     client.cancel().await.unwrap();
 }
 
@@ -1010,6 +1075,7 @@ async fn hints_name_parameters_and_the_hash_is_a_footer_line() {
         json!({"path": "zh.txt"}),
         json!({"path": "bin.dat"}),
         json!({"path": "docs", "outline": true}),
+        json!({"path": "src/app.rs", "if_changed": "zz"}),
     ] {
         let r = call(&client, args.clone()).await;
         let text = text_of(&r, 0);

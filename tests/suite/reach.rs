@@ -111,6 +111,14 @@ fn a_window_cut_short_without_a_footer_says_so_on_stderr() {
     // A window that reaches the end says nothing.
     let out = ws.run(&["a.txt", "--no-hint"]);
     assert_eq!(stderr(&out), "");
+    // A signatures view is paged on (--all reads lines, and refuses --signatures).
+    let code_lines: String = (1..=30).map(|n| format!("fn f{n}() {{}}\n")).collect();
+    ws.file("a.rs", code_lines);
+    let out = ws.run(&["a.rs", "--signatures", "-n", "3", "--no-hint"]);
+    assert_eq!(
+        stderr(&out),
+        "agentread: showing lines 1-3 of 30; --signatures --start-line 4 reads on\n"
+    );
 }
 
 /// `--all`: every line from the start line to the end, numbered, none cut, no footer.

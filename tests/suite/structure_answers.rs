@@ -188,6 +188,11 @@ fn a_symbols_outline_pages_its_children_with_hints_that_work() {
     assert_eq!(v["status"], "success");
     assert_eq!(v["data"]["total_symbols"], 5);
     assert_eq!(v["data"]["symbols"].as_array().unwrap().len(), 1);
+    // JSON names the symbol whose children these are (SPEC §15: `data.symbol`).
+    assert_eq!(
+        v["data"]["symbol"],
+        serde_json::json!({"name": "S", "qualified_name": "S", "kind": "class", "start_line": 3, "end_line": 9})
+    );
 }
 
 #[test]
@@ -276,9 +281,13 @@ fn enclosing_always_shows_line_n() {
         stderr(&out)
     );
     assert_eq!(stderr(&out), "");
-    // A blank N: the next non-blank line's paragraph.
+    // A blank N: the next non-blank line's paragraph, from N.
     let out = ws.run(&["notes.txt:7", "--enclosing", "--no-hint"]);
-    assert_eq!(stdout(&out), "   8 | zeta\n");
+    assert_eq!(stdout(&out), "   7 | \n   8 | zeta\n");
+    // Blank lines at the end: the last paragraph, down to N.
+    ws.file("tail.txt", "a\n  b\n\n\n");
+    let out = ws.run(&["tail.txt:4", "--enclosing", "--no-hint"]);
+    assert_eq!(stdout(&out), "   1 | a\n   2 |   b\n   3 | \n   4 | \n");
 }
 
 #[test]

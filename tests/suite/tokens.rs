@@ -417,6 +417,49 @@ fn fit_shows_the_richest_view_that_fits() {
     assert_eq!(v["data"]["truncated_by"], "tokens");
 }
 
+/// `--fit` under a token budget: that budget alone decides, not the default byte budget
+/// (SPEC §18); a given `--max-bytes` still holds. A symbol that fits is a whole answer
+/// (SPEC §15).
+#[test]
+fn fit_under_a_token_budget_and_on_a_symbol() {
+    let ws = Workspace::new();
+    ws.file("big.rs", code_lines(2000));
+    let whole = ws.json(&["big.rs", "-n", "2000", "--max-bytes", "100000000"]);
+    assert!(content(&whole).len() > 51_200);
+    let budget = tokens(content(&whole)).to_string();
+    let v = ws.json(&["big.rs", "--fit", "--max-tokens", &budget]);
+    assert_eq!(v["data"]["view"], "lines", "{}", v["text"]);
+    assert_eq!(content(&v), content(&whole));
+    let v = ws.json(&[
+        "big.rs",
+        "--fit",
+        "--max-tokens",
+        &budget,
+        "--max-bytes",
+        "51200",
+    ]);
+    assert_ne!(v["data"]["view"], "lines");
+    let (name, source, _) = SIGNATURES[0];
+    ws.file(name, source);
+    let target = format!("{name}#render");
+    let v = ws.json(&[&target, "--fit"]);
+    assert_eq!(v["data"]["view"], "lines");
+    assert_eq!(
+        (&v["status"], &v["data"]["truncated"]),
+        (&json!("success"), &json!(false))
+    );
+    assert_eq!(
+        (&v["data"]["start_line"], &v["data"]["end_line"]),
+        (&json!(14), &json!(21))
+    );
+    let text = stdout(&ws.run(&[&target, "--fit"]));
+    assert!(!text.contains("Truncated"), "{text}");
+    assert!(
+        text.ends_with("[Symbol Window::render (method): lines 14-21 of 29.]\n"),
+        "{text}"
+    );
+}
+
 /// One `tools/call` of `read` with `arguments`, to `agentread --mcp` with `settings`:
 /// its `structuredContent`.
 fn mcp_call(ws: &Workspace, settings: &[&str], arguments: Value) -> Value {

@@ -223,7 +223,7 @@ impl CMap {
         }
         let units = &units[..units.len().min(MAX_TEXT_UNITS)];
         let text: String = char::decode_utf16(units.iter().copied())
-            .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+            .map(|c| c.map_or(char::REPLACEMENT_CHARACTER, super::font::shown))
             .collect();
         // A map to nothing, or to NUL, says nothing: the font's encoding decides.
         if text.is_empty() || text == "\0" {
@@ -434,6 +434,10 @@ mod tests {
         assert_eq!(cmap.get(5), Some("c"));
         assert_eq!(cmap.get(0x11), Some("B"));
         assert_eq!(cmap.get(6), None);
+        // A glyph mapped to U+FFFF (as xdvipdfmx maps glyphs it has no text for) is shown
+        // as U+FFFD, as poppler shows it.
+        let cmap = CMap::parse(b"1 beginbfchar <0001> <FFFF> endbfchar");
+        assert_eq!(cmap.get(1), Some("\u{FFFD}"));
     }
 
     #[test]
