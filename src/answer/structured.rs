@@ -541,14 +541,25 @@ fn lines_of(
         At::Holding(line) => {
             let mut success = read_from(symbol.start_line)?;
             if !shows(&success, line) {
-                let half = spec.limit.min(end - symbol.start_line + 1) / 2;
-                success = read_from(line.saturating_sub(half).max(symbol.start_line))?;
+                // N in the middle, but a window as full as the symbol's end allows.
+                let limit = spec.limit.min(end - symbol.start_line + 1);
+                let start = line
+                    .saturating_sub(limit / 2)
+                    .min((end + 1).saturating_sub(limit))
+                    .max(symbol.start_line);
+                success = read_from(start)?;
             }
             if !shows(&success, line) {
                 success = read_from(line)?;
             }
             success
         }
+    };
+    // Paged from a line of the symbol, the rest of it is what remains; found by a line it
+    // holds, all of it (SPEC §15 "Symbol reads are whole answers").
+    let first = match at {
+        At::From(from) => from.unwrap_or(symbol.start_line),
+        At::Holding(_) => symbol.start_line,
     };
     if let Success::Text(read) = &mut success {
         read.language = what.language;
@@ -557,7 +568,9 @@ fn lines_of(
         if window.end_line().is_some_and(|last| last >= end)
             && !(window.truncated_by == Some(TruncatedBy::Bytes) && last_cut)
         {
-            window.truncated_by = None;
+            // Down to the symbol's end, but from a line after its start: the limit cut the
+            // lines before (the footer says how to read it from its start).
+            window.truncated_by = (window.start_line > first).then_some(TruncatedBy::Limit);
         }
         read.symbol = Some(symbol);
     }

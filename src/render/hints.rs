@@ -36,22 +36,7 @@ pub fn footer_of(
                 }
                 _ => String::new(),
             };
-            // Cut by a budget: a leaner view shows all of it (SPEC §18).
-            let by_budget = matches!(
-                read.window.truncated_by,
-                Some(TruncatedBy::Bytes | TruncatedBy::Tokens)
-            );
-            if by_budget
-                && read.language.is_some()
-                && read.document.is_none()
-                && read.elided().is_none()
-            {
-                also.push_str(&format!(
-                    " Use {} or {} to see all of it in fewer tokens.",
-                    wording.flag(name::SIGNATURES),
-                    wording.flag(name::FIT)
-                ));
-            }
+            also.push_str(&leaner(read, wording));
             let mut hints = window_hints(
                 &read.window,
                 max_bytes,
@@ -233,14 +218,24 @@ fn symbol_hints(
     if let Some(next) = window.next_start_line().filter(|_| truncation) {
         let why = match window.truncated_by {
             Some(TruncatedBy::Bytes) => format!("Truncated at {max_bytes} bytes"),
+            Some(TruncatedBy::Tokens) => format!(
+                "Truncated at {} tokens",
+                window.max_tokens.unwrap_or_default()
+            ),
             _ => "Truncated".to_string(),
         };
-        let go_on = symbol_go_on(path, symbol, next, wording);
+        // A window around line N that reaches the symbol's end: its start is what is left.
+        let (go_on, what) = match next > symbol.end_line {
+            true => (symbol.start_line, "to read it from its start"),
+            false => (next, "to continue"),
+        };
+        let go_on = symbol_go_on(path, symbol, go_on, wording);
         hints.push(format!(
-            "[{why}: showing lines {}-{} of {}. Use {go_on} to continue.]",
+            "[{why}: showing lines {}-{} of {}. Use {go_on} {what}.{}]",
             window.start_line,
             window.end_line().unwrap_or(window.start_line),
-            window.total_lines
+            window.total_lines,
+            leaner(read, wording)
         ));
     }
     hints.push(match &symbol.qualified_name {
@@ -254,6 +249,24 @@ fn symbol_hints(
         ),
     });
     hints
+}
+
+/// Cut by a budget: a leaner view shows all of it (SPEC §18), said after the truncation
+/// line's step; nothing otherwise.
+fn leaner(read: &crate::outcome::TextRead, wording: Wording) -> String {
+    let by_budget = matches!(
+        read.window.truncated_by,
+        Some(TruncatedBy::Bytes | TruncatedBy::Tokens)
+    );
+    match by_budget && read.language.is_some() && read.document.is_none() && read.elided().is_none()
+    {
+        true => format!(
+            " Use {} or {} to see all of it in fewer tokens.",
+            wording.flag(name::SIGNATURES),
+            wording.flag(name::FIT)
+        ),
+        false => String::new(),
+    }
 }
 
 /// How to read on from line `next` inside `symbol` (a block has no name: by its lines).

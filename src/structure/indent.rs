@@ -17,8 +17,9 @@ const TAB_COLUMNS: usize = 4;
 ///   `end` closes the block and belongs to it;
 /// - blank lines at the block's end are dropped.
 ///
-/// The block always holds line `n` (SPEC §15 "`--enclosing` always shows line N"): a
-/// blank line before a block, or after the file's last one, stretches it to `n`.
+/// A blank line `n` after the file's last non-blank line has no next line to count as:
+/// the block before it is stretched down to `n`, so that `n` is shown (SPEC §15
+/// "`--enclosing` always shows line N").
 ///
 /// `n` is clamped into the file; an empty file gives `(0, 0)`.
 pub fn indentation_block(lines: &[&[u8]], n: usize) -> (usize, usize) {
@@ -27,7 +28,13 @@ pub fn indentation_block(lines: &[&[u8]], n: usize) -> (usize, usize) {
     }
     let n = n.clamp(1, lines.len());
     let (first, last) = block_near(lines, n);
-    (first.min(n), last.max(n))
+    match lines[n - 1..]
+        .iter()
+        .all(|line| indentation(line).is_none())
+    {
+        true => (first, last.max(n)),
+        false => (first, last),
+    }
 }
 
 /// The block the rules above give for line `n`, which a blank line `n` may lie outside.

@@ -3,6 +3,7 @@
 //! `--enclosing` always shows line N, outline pages always advance, and a map's JSON.
 
 use crate::common;
+use serde_json::json;
 
 use common::{Workspace, code, json_lines, stderr, stdout};
 
@@ -255,6 +256,49 @@ fn outline_pages_advance_inside_one_line() {
     assert_eq!(by_target["data"]["symbols"][0]["name"], "f3");
 }
 
+/// An `--enclosing` window around line N that reaches the symbol's end but not its start
+/// is not the whole symbol: `partial`, and its hint reads the symbol from its start (SPEC
+/// §15). A symbol cut by a token budget says so, and names the leaner views (SPEC §18).
+#[test]
+fn a_symbol_window_that_misses_lines_of_it_says_how_to_read_them() {
+    let ws = Workspace::new();
+    let body: String = (1..=9).map(|i| format!("    let v{i} = {i};\n")).collect();
+    ws.file("s.rs", format!("fn f() {{\n{body}}}\n"));
+    let v = ws.json(&["s.rs:10", "--enclosing", "-n", "4"]);
+    assert_eq!(v["status"], "partial", "{v}");
+    assert_eq!(
+        (&v["data"]["start_line"], &v["data"]["end_line"]),
+        (&json!(8), &json!(11))
+    );
+    let out = ws.run(&["s.rs:10", "--enclosing", "-n", "4"]);
+    assert!(
+        stdout(&out).ends_with(
+            "[Truncated: showing lines 8-11 of 11. Use 's.rs#f' -s 1 to read it from its start.]\n[Symbol f (function): lines 1-11 of 11.]\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    let out = ws.run(&["s.rs:10", "--enclosing", "-n", "4", "--no-hint"]);
+    assert_eq!(
+        stderr(&out),
+        "agentread: showing lines 8-11 of 11; 's.rs#f' -s 1 reads it from its start\n"
+    );
+    // From its start, the same window is whole.
+    let v = ws.json(&["s.rs:10", "--enclosing"]);
+    assert_eq!(v["status"], "success");
+    // Cut by tokens.
+    let out = ws.run(&["s.rs#f", "--max-tokens", "12"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("[Truncated at 12 tokens: showing lines 1-"),
+        "{text}"
+    );
+    assert!(
+        text.contains("to continue. Use --signatures or --fit to see all of it in fewer tokens.]"),
+        "{text}"
+    );
+}
+
 #[test]
 fn enclosing_always_shows_line_n() {
     let ws = Workspace::new();
@@ -281,10 +325,11 @@ fn enclosing_always_shows_line_n() {
         stderr(&out)
     );
     assert_eq!(stderr(&out), "");
-    // A blank N: the next non-blank line's paragraph, from N.
+    // A blank N: the next non-blank line's paragraph.
     let out = ws.run(&["notes.txt:7", "--enclosing", "--no-hint"]);
-    assert_eq!(stdout(&out), "   7 | \n   8 | zeta\n");
-    // Blank lines at the end: the last paragraph, down to N.
+    assert_eq!(stdout(&out), "   8 | zeta\n");
+    // A blank N after the last non-blank line, which has no next one: the last
+    // paragraph, down to N, so that N is shown.
     ws.file("tail.txt", "a\n  b\n\n\n");
     let out = ws.run(&["tail.txt:4", "--enclosing", "--no-hint"]);
     assert_eq!(stdout(&out), "   1 | a\n   2 |   b\n   3 | \n   4 | \n");

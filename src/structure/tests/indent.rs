@@ -28,10 +28,10 @@ fn a_body_line_takes_its_run_and_the_header_above() {
 fn a_blank_line_counts_as_the_next_non_blank_line() {
     // Line 3 lies in a's body: it counts as line 4.
     assert_eq!(block(BRACES, 3), (1, 5));
-    // Line 6 lies between the functions: it counts as line 7, b's header, and the block
-    // stretches to show it.
-    assert_eq!(block(BRACES, 6), (6, 9));
-    // Blank lines at the end of the file count as the last non-blank line, down to them.
+    // Line 6 lies between the functions: it counts as line 7, b's header.
+    assert_eq!(block(BRACES, 6), (7, 9));
+    // Blank lines at the end of the file, with no next non-blank line: the last block,
+    // down to them.
     assert_eq!(block("a:\n  b\n\n\n", 4), (1, 4));
     assert_eq!(block("a:\n  b\n\n\n", 3), (1, 3));
     assert_eq!(block("x = 1\n\n\n", 3), (1, 3));
@@ -75,8 +75,8 @@ fn top_level_lines_without_a_header_are_their_paragraph() {
     assert_eq!(block("a\nb\nc\n", 2), (1, 3));
     assert_eq!(block(BRACES, 9), (7, 9));
     assert_eq!(block("a\nb\n\nc\nd\n\ne\n", 5), (4, 5));
-    // A blank N: the next non-blank line's paragraph, stretched to show N.
-    assert_eq!(block("a\n\nc\nd\n", 2), (2, 4));
+    // A blank N: the next non-blank line's paragraph.
+    assert_eq!(block("a\n\nc\nd\n", 2), (3, 4));
 }
 
 #[test]
