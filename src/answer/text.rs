@@ -156,12 +156,10 @@ pub fn read_text<R: Read>(
     if facts.size_bytes == 0 {
         facts.size_bytes = read.bytes_read;
     }
-    // By name only: the hint that offers an outline costs no parse. A window a line
-    // reference already scoped (`PATH:N`, `-C`) offers none.
-    let language = match asked_line {
-        Some(_) => None,
-        None => structure::Language::detect(file_name, b"").map(|l| l.name()),
-    };
+    // By name only: the hint that offers an outline costs no parse. Every window of a
+    // file in a known language offers it when cut (SPEC §15, §18), one a line reference
+    // scoped (`PATH:N`, `PATH:N-M`, `-C`) too.
+    let language = structure::Language::detect(file_name, b"").map(|l| l.name());
     if request.call.if_changed.is_some() && request.call.if_changed == facts.content_hash {
         return Ok(Success::Unchanged(Unchanged { facts }));
     }

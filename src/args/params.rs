@@ -849,6 +849,11 @@ fn json_bounded(key: &str, value: &Value, min: u64, max: u64) -> Result<u64, Err
 pub const MAX_SYMBOL_BYTES: usize = 4096;
 
 fn check_symbol(name: &str, symbol: &str) -> Result<String, Error> {
+    if symbol.trim().is_empty() {
+        return Err(Error::invalid_param(format!(
+            "{name} is empty: give a symbol's name (render, Window.render, or a heading)."
+        )));
+    }
     if symbol.len() > MAX_SYMBOL_BYTES {
         return Err(Error::invalid_param(format!(
             "{name} is {} bytes long; at most {MAX_SYMBOL_BYTES} bytes name a symbol.",
@@ -932,6 +937,14 @@ mod tests {
             "Unknown parameter 'lines'. Accepted: path (file_path, filePath), paths, start_line (offset), limit (max_lines), tail, start_char, hash, if_changed, symbol, outline, enclosing, raw, encoding, max_tokens, signatures, fit."
         );
         assert!(from_json(&object(r#"{"path":"a","filePath":"b"}"#)).is_err());
+        // An empty symbol names none: a parameter given wrong, not a symbol not found.
+        for empty in [
+            r#"{"path":"a","symbol":""}"#,
+            r#"{"path":"a","symbol":"  "}"#,
+        ] {
+            let err = from_json(&object(empty)).unwrap_err();
+            assert_eq!(err.code, crate::error::ErrorCode::InvalidParam, "{empty}");
+        }
     }
 
     #[test]

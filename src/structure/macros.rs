@@ -11,7 +11,8 @@
 //!   block or a label, or a template's head (or a preprocessor line or nothing), and
 //!   before a line that starts a declaration;
 //! - `NAME(…)` or `NAME` after a parameter list's `)` (and `const`, `override`, `final`,
-//!   `noexcept`) or after `namespace name`, with nothing but `{`, `;` or a comment after;
+//!   `noexcept`) or after `namespace name`, with nothing but `{`, `;`, a comment, a
+//!   constructor's `: initializers` or `= 0` / `= default` / `= delete` after;
 //! - `NAME` between `class`, `struct` or `union` and the type's own name;
 //! - an `#if` whose first branch leaves a brace or parenthesis open: its other
 //!   branches (read the first, as ctags does);
@@ -289,11 +290,16 @@ fn inline_macros(line: &[u8]) -> Vec<(usize, usize)> {
                 };
                 if let Some(close) = close {
                     let rest = line[close..].trim_ascii();
+                    // A body, an end, a comment, a constructor's initializers (`: mu_(mu)`,
+                    // not `::`) or `= 0`, `= default`, `= delete`.
+                    let initializers = rest.starts_with(b":") && !rest.starts_with(b"::");
                     if rest.is_empty()
                         || rest.starts_with(b"{")
                         || rest.starts_with(b";")
                         || rest.starts_with(b"//")
                         || rest.starts_with(b"/*")
+                        || initializers
+                        || (after_parameters && rest.starts_with(b"="))
                     {
                         found.push((at, close));
                         at = close;

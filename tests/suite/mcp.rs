@@ -790,7 +790,7 @@ async fn paths_give_one_result_with_a_section_per_target() {
         "==> src/lib.rs <==\n   1 | pub fn a() {}\n\n\
          ==> missing.rs <==\nNOT_FOUND: File 'missing.rs' does not exist.\n\n\
          ==> src/app.rs:2-3 <==\n   2 | line 2\n   3 | line 3\n\n\
-         [Truncated: showing lines 2-3 of 700. Use start_line=4 to continue.]\n"
+         [Truncated: showing lines 2-3 of 700. Use start_line=4 to continue. Use outline=true to list its symbols.]\n"
     );
     let v = r.structured_content.unwrap();
     let results = v["results"].as_array().unwrap();

@@ -35,7 +35,7 @@ fn path_colon_n_starts_the_window_at_line_n() {
     assert_eq!(
         stdout(&out),
         format!(
-            "{}\n[Truncated: showing lines 42-44 of 50. Use --start-line 45 to continue.]\n",
+            "{}\n[Truncated: showing lines 42-44 of 50. Use --start-line 45 to continue. Use --outline to list its symbols.]\n",
             numbered(42, 44, text)
         )
     );
@@ -179,7 +179,7 @@ fn several_targets_of_one_file_are_answered_like_several_paths() {
     assert_eq!(
         stdout(&out),
         format!(
-            "==> src/main.rs:10-11 <==\n{}\n[Truncated: showing lines 10-11 of 50. Use --start-line 12 to continue.]\n\n==> src/main.rs:30-31 <==\n{}\n[Truncated: showing lines 30-31 of 50. Use --start-line 32 to continue.]\n",
+            "==> src/main.rs:10-11 <==\n{}\n[Truncated: showing lines 10-11 of 50. Use --start-line 12 to continue. Use --outline to list its symbols.]\n\n==> src/main.rs:30-31 <==\n{}\n[Truncated: showing lines 30-31 of 50. Use --start-line 32 to continue. Use --outline to list its symbols.]\n",
             numbered(10, 11, text),
             numbered(30, 31, text)
         )
@@ -350,7 +350,7 @@ fn several_context_windows_say_each_files_total_once() {
     let out = ws.run(&["src/main.rs:10", "-C", "1"]);
     assert!(
         stdout(&out)
-            .ends_with("[Truncated: showing lines 9-11 of 50. Use --start-line 12 to continue.]\n")
+            .ends_with("[Truncated: showing lines 9-11 of 50. Use --start-line 12 to continue. Use --outline to list its symbols.]\n")
     );
 }
 

@@ -460,6 +460,21 @@ fn fit_under_a_token_budget_and_on_a_symbol() {
     );
 }
 
+/// A line reference's window cut by a budget offers the leaner views too (SPEC §18: every
+/// window of a file in a known language).
+#[test]
+fn a_line_references_window_cut_by_a_budget_offers_the_leaner_views() {
+    let ws = Workspace::new();
+    ws.file("big.rs", code_lines(200));
+    for target in ["big.rs:10-120", "big.rs:10"] {
+        let text = stdout(&ws.run(&[target, "--max-tokens", "60"]));
+        assert!(
+            text.contains("Use --outline to list its symbols. Use --signatures or --fit to see all of it in fewer tokens.]"),
+            "{target}: {text}"
+        );
+    }
+}
+
 /// One `tools/call` of `read` with `arguments`, to `agentread --mcp` with `settings`:
 /// its `structuredContent`.
 fn mcp_call(ws: &Workspace, settings: &[&str], arguments: Value) -> Value {

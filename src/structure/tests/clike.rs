@@ -141,6 +141,16 @@ fn macros_do_not_make_or_break_definitions() {
         "\nvoid S::Bar() LOCKS_EXCLUDED(mu) {\n  x();\n}\n",
         &[("S::Bar", "method", 1, 1, 3, 0)],
     );
+    // Before a constructor's initializers (leveldb's mutexlock.h), and before `= 0` (a
+    // declaration, no symbol, and none named after the macro).
+    check(
+        Language::Cpp,
+        "\nclass L {\n  explicit L(M* mu) EXCLUSIVE_LOCK_FUNCTION(mu) : mu_(mu) {\n    mu_->Lock();\n  }\n  virtual void f() GUARDED = 0;\n};\n",
+        &[
+            ("L", "class", 1, 1, 6, 0),
+            ("L::L", "constructor", 2, 2, 4, 1),
+        ],
+    );
 }
 
 #[test]
