@@ -461,7 +461,7 @@ fn several_results(answers: &[Answer], settings: &Settings, root: &Arc<Served>) 
     for answer in answers {
         let envelope = render::envelope::Envelope::of(&json_context, answer);
         // Nested, so not the transport's pre-serialised carrier (which stands alone).
-        structured.push(serde_json::to_value(&envelope).unwrap_or_default());
+        let mut result = serde_json::to_value(&envelope).unwrap_or_default();
         let (mut body, mut image) = answer_text(answer, settings, Some(root));
         if let Ok(Success::Image(sent, facts)) = &answer.result
             && image.is_some()
@@ -470,13 +470,23 @@ fn several_results(answers: &[Answer], settings: &Settings, root: &Arc<Served>) 
                 image_bytes += sent.bytes.len();
             } else {
                 image = None;
-                body.push_str(&format!(
-                    "\n[Not sent: the images of one call carry at most {} MiB. Read it in a call of its own (path='{}') to see it.]",
+                let note = format!(
+                    "[Not sent: the images of one call carry at most {} MiB. Read it in a call of its own (path='{}') to see it.]",
                     MAX_CALL_IMAGE_BYTES >> 20,
                     facts.path
-                ));
+                );
+                body.push('\n');
+                body.push_str(&note);
+                // Its result says so too: partial, nothing sent, the note in its text.
+                result["status"] = "partial".into();
+                result["data"]["sent_width"] = serde_json::Value::Null;
+                result["data"]["sent_height"] = serde_json::Value::Null;
+                if let Some(text) = result["text"].as_str() {
+                    result["text"] = format!("{text}\n{note}").into();
+                }
             }
         }
+        structured.push(result);
         if !text.is_empty() {
             text.push('\n');
         }

@@ -735,6 +735,24 @@ fn the_images_of_one_call_carry_at_most_20_mib() {
         "{text}"
     );
     assert_eq!(text.matches("[Not sent").count(), 1, "{text}");
+    // Its result says so as well: partial, nothing sent.
+    let results = answer["result"]["structuredContent"]["results"]
+        .as_array()
+        .unwrap();
+    assert_eq!(results[3]["status"], "success");
+    let last = &results[4];
+    assert_eq!(last["status"], "partial", "{last}");
+    assert_eq!(
+        (&last["data"]["sent_width"], &last["data"]["sent_height"]),
+        (&Value::Null, &Value::Null)
+    );
+    assert!(
+        last["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("Read it in a call of its own (path='big.png') to see it.]"),
+        "{last}"
+    );
     raw.finish();
 }
 
