@@ -364,3 +364,51 @@ impl Server {
         assert!(rest.is_empty(), "stdout after the last answer: {rest:?}");
     }
 }
+
+/// A one-page PDF whose objects are `objects` (numbered from 5, each `(dict, stream
+/// data)`; a dict without data is a plain object), the page's content being object 5.
+pub fn pdf(objects: &[(String, Option<Vec<u8>>)]) -> Vec<u8> {
+    pages_pdf(objects, 1)
+}
+
+/// [`pdf`] with `pages` pages, all of them object 3.
+pub fn pages_pdf(objects: &[(String, Option<Vec<u8>>)], pages: usize) -> Vec<u8> {
+    let mut out = b"%PDF-1.5\n".to_vec();
+    let mut offsets = Vec::new();
+    let kids = vec!["3 0 R"; pages].join(" ");
+    let fixed = [
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        format!("<< /Type /Pages /Kids [{kids}] /Count {pages} >>"),
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Resources << /Font << /F1 4 0 R >> >> >>".to_string(),
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
+    ];
+    let all = fixed
+        .iter()
+        .map(|d| (d.clone(), None))
+        .chain(objects.iter().cloned());
+    for (i, (dict, data)) in all.enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n{dict}\n", i + 1).as_bytes());
+        if let Some(data) = data {
+            out.extend_from_slice(b"stream\n");
+            out.extend_from_slice(&data);
+            out.extend_from_slice(b"\nendstream\n");
+        }
+        out.extend_from_slice(b"endobj\n");
+    }
+    let xref = out.len();
+    out.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", offsets.len() + 1).as_bytes(),
+    );
+    for offset in &offsets {
+        out.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            offsets.len() + 1
+        )
+        .as_bytes(),
+    );
+    out
+}

@@ -479,7 +479,9 @@ fn a_pdf_on_standard_input_is_read_as_its_text() {
         .unwrap();
     assert_eq!(code(&out), 7, "{}", stderr(&out));
     // An uncompressed PDF (text bytes only) is read as a PDF as well, not as its source.
-    let plain = reportlab_free_pdf();
+    // A one-page PDF written by hand, with no compressed stream: text bytes only.
+    let content = b"BT /F1 12 Tf 20 100 Td (Hello from stdin) Tj ET".to_vec();
+    let plain = common::pdf(&[(format!("<< /Length {} >>", content.len()), Some(content))]);
     let out = ws.cmd().arg("-").write_stdin(plain).output().unwrap();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(
@@ -488,36 +490,4 @@ fn a_pdf_on_standard_input_is_read_as_its_text() {
         stdout(&out)
     );
     assert!(!stdout(&out).contains("%PDF-"), "{}", stdout(&out));
-}
-
-/// A one-page PDF written by hand, with no compressed stream: text bytes only.
-fn reportlab_free_pdf() -> Vec<u8> {
-    let objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>",
-        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-        "<< /Length 47 >>\nstream\nBT /F1 12 Tf 20 100 Td (Hello from stdin) Tj ET\nendstream",
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ];
-    let mut out = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (i, body) in objects.iter().enumerate() {
-        offsets.push(out.len());
-        out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
-    }
-    let xref = out.len();
-    out.extend_from_slice(
-        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
-    );
-    for at in offsets {
-        out.extend_from_slice(format!("{at:010} 00000 n \n").as_bytes());
-    }
-    out.extend_from_slice(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .as_bytes(),
-    );
-    out
 }
