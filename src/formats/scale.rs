@@ -595,15 +595,8 @@ mod tests {
 
     #[test]
     fn progressive_jpegs_are_told_from_baseline_ones() {
-        let mut baseline = Vec::new();
-        JpegEncoder::new_with_quality(&mut baseline, 90)
-            .write_image(
-                gradient(16, 16).as_raw(),
-                16,
-                16,
-                image::ExtendedColorType::Rgb8,
-            )
-            .unwrap();
+        // A baseline JPEG with an EXIF segment before its frame header, walked past.
+        let baseline = turned_jpeg(16, 16);
         assert!(!progressive(&baseline));
         // The same segments with the frame header's marker made SOF2.
         let sof = baseline.windows(2).position(|w| w == [0xFF, 0xC0]).unwrap();
