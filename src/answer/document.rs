@@ -209,7 +209,7 @@ fn pdf_error(error: PdfError, path: &str, wording: Wording) -> Error {
         PdfError::TooLarge => Error::new(
             ErrorCode::SizeLimitExceeded,
             format!(
-                "'{path}' is a PDF too large to read as text within {} MiB of memory (its objects, or more than {} MiB of text); {raw} reads it as it is.",
+                "'{path}' is a PDF too large to read as text within {} MiB of memory (its objects or a page's content, or more than {} MiB of text); {raw} reads it as it is.",
                 pdf::MEMORY_BUDGET >> 20,
                 pdf::MAX_TEXT_BYTES >> 20
             ),

@@ -59,6 +59,9 @@ fn a_pdf_read_is_bounded_whatever_the_files_shape() {
     ws.file("tj.pdf", page_pdf(tj.as_bytes()));
     let objects = format!("[{}]", "[]".repeat(15_000_000));
     ws.file("objstm.pdf", object_stream_pdf(objects.as_bytes()));
+    // A page whose content inflates past what a page may (40 MB from 40 KB): too large,
+    // not damaged.
+    ws.file("inflates.pdf", page_pdf(&vec![b' '; 40 << 20]));
     let page = b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET";
     ws.file(
         "fine.pdf",
@@ -70,6 +73,7 @@ fn a_pdf_read_is_bounded_whatever_the_files_shape() {
         (2, "numbers.pdf"),
         (3, "tj.pdf"),
         (4, "objstm.pdf"),
+        (6, "inflates.pdf"),
     ] {
         let started = Instant::now();
         server.read_call(id, json!({"path": name}));

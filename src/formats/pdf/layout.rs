@@ -196,20 +196,25 @@ pub(super) fn extract_pages(
         text_bytes: 0,
     };
     let mut texts = Vec::with_capacity(pages.len());
-    let mut broken_pages = 0;
+    let (mut broken_pages, mut too_large_pages) = (0, 0);
     for page_id in pages.into_values() {
         let page = walker.page(page_id).map_err(|stop| match stop {
             Stop::Timeout => PdfError::Timeout,
             Stop::TooMuchText | Stop::TooLarge => PdfError::TooLarge,
         })?;
         broken_pages += usize::from(page.broken);
+        too_large_pages += usize::from(page.too_large);
         // Normalised page by page, so the raw text of one page at most is held twice.
         texts.push(normalise(&page.text));
     }
     // Pages whose content is broken but that gave no text are no "text layer missing":
-    // the file is damaged (the random byte flips of a fuzzer end here).
+    // the file is damaged (the random byte flips of a fuzzer end here), or its content
+    // inflates past what is read (a stream of a gigabyte is no damage).
     if broken_pages > 0 && texts.iter().all(String::is_empty) {
-        return Err(PdfError::Damaged);
+        return Err(match too_large_pages > 0 {
+            true => PdfError::TooLarge,
+            false => PdfError::Damaged,
+        });
     }
     Ok(texts)
 }
@@ -456,10 +461,12 @@ fn resolve_stream_filters(doc: &mut Document) {
     }
 }
 
-/// A page's raw text, and whether some of its content could not be read.
+/// A page's raw text, and whether some of its content could not be read (and whether
+/// that was content past the bound, not damage).
 struct PageText {
     text: String,
     broken: bool,
+    too_large: bool,
 }
 
 /// Where to look names up: the resource dictionaries in force, nearest first.
@@ -488,6 +495,8 @@ struct Page {
     /// Forms being drawn, outermost first: to refuse one that draws itself.
     forms: Vec<ObjectId>,
     broken: bool,
+    /// Its content inflates past [`MAX_PAGE_CONTENT_BYTES`].
+    too_large: bool,
     state: State,
     saved: Vec<State>,
     /// `q`s beyond [`MAX_SAVED_STATES`] not yet matched by a `Q`.
@@ -581,6 +590,7 @@ impl<'a> Walker<'a> {
             inflated: 0,
             forms: Vec::new(),
             broken: false,
+            too_large: false,
             state: State::new(),
             saved: Vec::new(),
             unsaved: 0,
@@ -621,13 +631,20 @@ impl<'a> Walker<'a> {
                 page.inflated = content.len();
                 self.run(&mut page, &content, &resources)?;
             }
-            Err(_) => page.broken = true,
+            Err(error) => {
+                page.broken = true;
+                page.too_large = matches!(
+                    error,
+                    lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded { .. })
+                );
+            }
         }
         page.end_actual_text();
         self.annotations(&mut page, page_id)?;
         Ok(PageText {
             text: page.lines.text,
             broken: page.broken,
+            too_large: page.too_large,
         })
     }
 
