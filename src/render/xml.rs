@@ -132,9 +132,15 @@ fn data_elements(x: &mut String, data: &Data) {
     }
     for elided in data.elided.into_iter().flatten() {
         x.push_str("<elided");
-        attribute(x, "start_line", elided.start_line);
-        attribute(x, "end_line", elided.end_line);
-        attribute(x, "symbol", &elided.symbol);
+        // Its JSON object's fields, in their order: numbers and a name, none null.
+        if let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(elided) {
+            for (name, value) in &fields {
+                match value {
+                    serde_json::Value::String(text) => attribute(x, name, text),
+                    other => attribute(x, name, other),
+                }
+            }
+        }
         x.push_str("/>\n");
     }
     // A directory's map: each file of the page, its symbols inside it.

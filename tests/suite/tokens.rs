@@ -315,6 +315,14 @@ fn signatures_in_json_list_what_was_elided() {
     assert_eq!(v["stats"]["lines_read"], 22);
     assert_eq!(v["stats"]["total_lines"], 29);
     assert_eq!(v["stats"]["tokens"], tokens(content(&v)));
+    // XML gives each as an element, its attributes the JSON fields.
+    let xml = stdout(&ws.run(&[name, "--signatures", "--format", "xml"]));
+    assert!(
+        xml.contains(
+            "<elided start_line=\"16\" end_line=\"20\" symbol=\"render\"/>\n<elided start_line=\"25\" end_line=\"28\" symbol=\"helper\"/>\n"
+        ),
+        "{xml}"
+    );
 }
 
 #[test]

@@ -480,7 +480,7 @@ fn standard_font(base_font: &[u8]) -> Option<&'static str> {
             "Times-Italic",
             "Times-BoldItalic",
         ))
-    } else if lower == "symbol" || lower.starts_with("symbolmt") {
+    } else if lower.eq_ignore_ascii_case("Symbol") || lower.starts_with("symbolmt") {
         Some("Symbol")
     } else if lower.starts_with("zapfdingbats") || lower == "dingbats" {
         Some("ZapfDingbats")
