@@ -47,9 +47,7 @@ pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Erro
             "File '{display}' starts like a {kind} image but its size cannot be read."
         ))
     };
-    // A PNG's size is its first chunk's, which must be a 13-byte IHDR: other bytes there
-    // would be read as a size all the same.
-    if format == scale::Codec::Png && bytes.get(8..16) != Some(&b"\0\0\0\x0dIHDR"[..]) {
+    if !ImageKind::of(&bytes).is_some_and(|kind| kind.header_sound(&bytes)) {
         return Err(unreadable());
     }
     let dimensions = imagesize::blob_size(&bytes).map_err(|_| unreadable())?;
@@ -122,6 +120,11 @@ pub fn kind_of(head: &[u8]) -> Option<(&'static str, &'static str, scale::Codec)
 /// can follow a large EXIF block), without reading the rest.
 pub fn dimensions(file: &File) -> Option<(u64, u64)> {
     use std::io::{Seek, SeekFrom};
+    let mut head = [0u8; 16];
+    let n = read_full(file, &mut head, 0).ok()?;
+    if !ImageKind::of(&head[..n]).is_some_and(|kind| kind.header_sound(&head[..n])) {
+        return None;
+    }
     let mut reader = std::io::BufReader::new(file);
     reader.seek(SeekFrom::Start(0)).ok()?;
     let size = imagesize::reader_size(reader).ok()?;

@@ -211,6 +211,12 @@ impl ImageKind {
         }
     }
 
+    /// Whether the header a size is read from is one: a PNG's first chunk must be its
+    /// 13-byte IHDR (other bytes there would be read as a size all the same).
+    pub fn header_sound(self, head: &[u8]) -> bool {
+        self != ImageKind::Png || head.get(8..16) == Some(&b"\0\0\0\x0dIHDR"[..])
+    }
+
     /// `PNG`, `JPEG`, `GIF` or `WebP`.
     pub fn name(self) -> &'static str {
         match self {
@@ -245,6 +251,7 @@ pub fn recognise(head: &[u8]) -> Option<Recognised> {
     if let Some(kind) = ImageKind::of(head) {
         let size = imagesize::blob_size(head)
             .ok()
+            .filter(|_| kind.header_sound(head))
             .map(|s| (s.width as u64, s.height as u64));
         return Some(Recognised::Image { kind, size });
     }

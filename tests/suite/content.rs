@@ -55,6 +55,17 @@ fn binary_verdicts_name_their_evidence() {
         stderr(&out),
         "agentread: BINARY_FILE: File 'logo.png' appears to be binary (binary file extension and its start is not text): PNG image; agentread --mcp sends images to models.\n"
     );
+    // A PNG signature before bytes that are no IHDR: no size is read from them.
+    ws.file(
+        "junk.png",
+        b"\x89PNG\r\n\x1a\n\0\x01garbage\0garbage garbage garbage",
+    );
+    let out = ws.run(&["junk.png"]);
+    assert!(
+        stderr(&out).ends_with(": PNG image; agentread --mcp sends images to models.\n"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(
         ws.json(&["logo.png"])["error"]["detail"],
         json!({"reason": "extension"})

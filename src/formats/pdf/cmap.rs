@@ -223,7 +223,7 @@ impl CMap {
         }
         let units = &units[..units.len().min(MAX_TEXT_UNITS)];
         let text: String = char::decode_utf16(units.iter().copied())
-            .map(|c| c.map_or(char::REPLACEMENT_CHARACTER, super::font::shown))
+            .map(|c| c.map_or(char::REPLACEMENT_CHARACTER, super::glyph::shown))
             .collect();
         // A map to nothing, or to NUL, says nothing: the font's encoding decides.
         if text.is_empty() || text == "\0" {

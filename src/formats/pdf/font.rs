@@ -367,7 +367,7 @@ impl Font {
         } else if self.unicode_codes
             && let Some(c) = char::from_u32(code.value)
         {
-            out.push(shown(c));
+            out.push(super::glyph::shown(c));
         } else if let Some(collection) = &self.collection {
             predefined::push_text(collection, code.cid, out);
         }
@@ -584,35 +584,9 @@ fn composite_widths(doc: &Document, dict: &Dictionary) -> Widths {
     Widths::Composite { widths, default }
 }
 
-/// `c` as text shows it: a noncharacter (U+FFFF, which some producers map unknown glyphs
-/// to, U+FFFE, U+FDD0-U+FDEF) is U+FFFD, as poppler gives it; it is no character to print.
-pub(super) fn shown(c: char) -> char {
-    let code = u32::from(c);
-    match (0xFDD0..=0xFDEF).contains(&code) || code & 0xFFFE == 0xFFFE {
-        true => char::REPLACEMENT_CHARACTER,
-        false => c,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn noncharacters_are_shown_as_the_replacement_character() {
-        for c in [
-            '\u{FFFF}',
-            '\u{FFFE}',
-            '\u{FDD0}',
-            '\u{1FFFF}',
-            '\u{10FFFE}',
-        ] {
-            assert_eq!(shown(c), '\u{FFFD}', "{c:?}");
-        }
-        for c in ['a', '\u{FFFD}', '\u{FDCF}', '\u{FDF0}', '博', '\u{1F600}'] {
-            assert_eq!(shown(c), c, "{c:?}");
-        }
-    }
 
     #[test]
     fn glyph_names_map_as_poppler_maps_them() {

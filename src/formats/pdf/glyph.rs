@@ -74,3 +74,34 @@ pub(super) fn glyph_char(name: &[u8]) -> Option<char> {
     let c = chars.next()?;
     chars.next().is_none().then_some(c)
 }
+
+/// `c` as text shows it: a noncharacter (U+FFFF, which some producers map unknown glyphs
+/// to, U+FFFE, U+FDD0-U+FDEF) is U+FFFD, as poppler gives it; it is no character to print.
+pub(super) fn shown(c: char) -> char {
+    let code = u32::from(c);
+    match (0xFDD0..=0xFDEF).contains(&code) || code & 0xFFFE == 0xFFFE {
+        true => char::REPLACEMENT_CHARACTER,
+        false => c,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn noncharacters_are_shown_as_the_replacement_character() {
+        for c in [
+            '\u{FFFF}',
+            '\u{FFFE}',
+            '\u{FDD0}',
+            '\u{1FFFF}',
+            '\u{10FFFE}',
+        ] {
+            assert_eq!(shown(c), '\u{FFFD}', "{c:?}");
+        }
+        for c in ['a', '\u{FFFD}', '\u{FDCF}', '\u{FDF0}', '博', '\u{1F600}'] {
+            assert_eq!(shown(c), c, "{c:?}");
+        }
+    }
+}
