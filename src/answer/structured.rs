@@ -550,7 +550,20 @@ fn lines_of(
                 success = read_from(start)?;
             }
             if !shows(&success, line) {
+                // A budget holds fewer lines than the limit: as many as it holds from N,
+                // then that many with N in their middle, when they still show N.
                 success = read_from(line)?;
+                let held = match &success {
+                    Success::Text(read) => read.window.lines_read(),
+                    _ => 0,
+                };
+                let start = line.saturating_sub(held / 2).max(symbol.start_line);
+                if held > 1 && start < line {
+                    let centred = read_from(start)?;
+                    if shows(&centred, line) {
+                        success = centred;
+                    }
+                }
             }
             success
         }

@@ -286,6 +286,18 @@ fn a_symbol_window_that_misses_lines_of_it_says_how_to_read_them() {
     // From its start, the same window is whole.
     let v = ws.json(&["s.rs:10", "--enclosing"]);
     assert_eq!(v["status"], "success");
+    // A budget that holds fewer lines than the limit: N in the window's middle too.
+    let body: String = (1..=200)
+        .map(|i| format!("    let v{i} = {i};\n"))
+        .collect();
+    ws.file("long.rs", format!("fn g() {{\n{body}}}\n"));
+    let v = ws.json(&["long.rs:150", "--enclosing", "--max-bytes", "300"]);
+    let (start, end) = (
+        v["data"]["start_line"].as_u64().unwrap(),
+        v["data"]["end_line"].as_u64().unwrap(),
+    );
+    assert!(start < 150 && end > 150, "{start}-{end}");
+    assert!((150 - start).abs_diff(end - 150) <= 1, "{start}-{end}");
     // Cut by tokens.
     let out = ws.run(&["s.rs#f", "--max-tokens", "12"]);
     let text = stdout(&out);
