@@ -18,6 +18,10 @@
 //!   branches (read the first, as ctags does);
 //! - `NAME` at the start of a declaration (after `static`, `inline`, …) when a type
 //!   word follows that is not the declared name (`_GLIBCXX_ALWAYS_INLINE void`).
+//!
+//! One kind is not blanked but read as the keyword it stands for (padded to its length):
+//! a `…_TRY` before `{` or a `…_CATCH` before `(`, first on its line or after a `}`
+//! (fmt's `FMT_TRY`/`FMT_CATCH`, nlohmann's `JSON_TRY`, Qt's `QT_CATCH`).
 
 /// Whether `word` is written as a macro: upper case, digits and `_`, with a letter, and
 /// not a lone letter (`T`).
@@ -117,6 +121,17 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
     for (from, to) in split_branches(source, &lines) {
         blank(from, to, &mut out);
     }
+    // `NAME` made the keyword it stands for, padded with spaces to its length.
+    let rewrite = |from: usize, to: usize, keyword: &[u8], out: &mut Option<Vec<u8>>| {
+        let buffer = out.get_or_insert_with(|| source.to_vec());
+        // Not inside a branch blanked already.
+        if buffer[from..to] != source[from..to] {
+            return;
+        }
+        for (i, byte) in buffer[from..to].iter_mut().enumerate() {
+            *byte = keyword.get(i).copied().unwrap_or(b' ');
+        }
+    };
     // The last significant line before the current one, kept as the loop goes (a
     // search back from each line would be quadratic over a run of comment lines).
     let mut last_significant: Option<usize> = None;
@@ -132,6 +147,18 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
             continue;
         }
         let offset = line_start + (trimmed.as_ptr() as usize - line.as_ptr() as usize);
+        // An exception macro where `try` or `catch` stands, first on its line or after
+        // the `}` of the block before (fmt's `FMT_TRY {` and `FMT_CATCH(...) {}`, Qt's
+        // `} QT_CATCH(...) {`, nlohmann's `JSON_TRY` over `{`): read as the keyword, so
+        // that the block is a try statement, not a function named after the macro.
+        let word_at = match trimmed.first() {
+            Some(b'}') => offset + skip_space(trimmed, 1),
+            _ => offset,
+        };
+        if let Some((keyword, end)) = exception_macro(source, word_at) {
+            rewrite(word_at, end, keyword, &mut out);
+            continue;
+        }
         // A macro that opens the line after a parameter list (`swap(a, b)` then
         // `_GLIBCXX_NOEXCEPT_IF(…)` on lines of its own, then `{`).
         let after_parameters = previous.is_some_and(|i| {
@@ -175,6 +202,24 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
         }
     }
     out
+}
+
+/// The keyword an exception macro at `at` stands for, and where it ends: a name written
+/// as a macro ending in `_TRY` before a `{`, or in `_CATCH` before a `(`.
+fn exception_macro(source: &[u8], at: usize) -> Option<(&'static [u8], usize)> {
+    if !source.get(at).is_some_and(|&b| is_word_byte(b)) {
+        return None;
+    }
+    let end = word_end(source, at);
+    let word = &source[at..end];
+    if !macro_like(word) {
+        return None;
+    }
+    match source.get(skip_space(source, end)) {
+        Some(b'{') if word.ends_with(b"_TRY") => Some((b"try", end)),
+        Some(b'(') if word.ends_with(b"_CATCH") => Some((b"catch", end)),
+        _ => None,
+    }
 }
 
 /// Whether `line` ends a template's head (`template<…>`, or the last line of one that

@@ -141,6 +141,21 @@ fn macros_do_not_make_or_break_definitions() {
         "\nvoid S::Bar() LOCKS_EXCLUDED(mu) {\n  x();\n}\n",
         &[("S::Bar", "method", 1, 1, 3, 0)],
     );
+    // Exception macros where `try` and `catch` stand (fmt's, nlohmann's, Qt's): a try
+    // statement, no function named after them, and the function whole.
+    check(
+        Language::Cpp,
+        "\nvoid f(int x) {\n  FMT_TRY {\n    g();\n  }\n  FMT_CATCH(...) {}\n  h();\n}\nvoid k() {}\n",
+        &[("f", "function", 1, 1, 7, 0), ("k", "function", 8, 8, 8, 0)],
+    );
+    check(
+        Language::Cpp,
+        "\nint a() {\n    JSON_TRY\n    {\n        return b();\n    }\n    JSON_CATCH (std::exception&)\n    {\n        return 0;\n    }\n}\nvoid e() {\n  QT_TRY {\n  } QT_CATCH(...) {\n  }\n}\n",
+        &[
+            ("a", "function", 1, 1, 10, 0),
+            ("e", "function", 11, 11, 15, 0),
+        ],
+    );
     // Before a constructor's initializers (leveldb's mutexlock.h), and before `= 0` (a
     // declaration, no symbol, and none named after the macro).
     check(
