@@ -205,7 +205,7 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// The keyword an exception macro at `at` stands for, and where it ends: a name written
-/// as a macro ending in `_TRY` before a `{`, or in `_CATCH` before a `(`.
+/// as a macro ending in `_TRY` before a `{`, or in `_CATCH` before `(…) {`.
 fn exception_macro(source: &[u8], at: usize) -> Option<(&'static [u8], usize)> {
     if !source.get(at).is_some_and(|&b| is_word_byte(b)) {
         return None;
@@ -215,9 +215,14 @@ fn exception_macro(source: &[u8], at: usize) -> Option<(&'static [u8], usize)> {
     if !macro_like(word) {
         return None;
     }
-    match source.get(skip_space(source, end)) {
+    let next = skip_space(source, end);
+    match source.get(next) {
         Some(b'{') if word.ends_with(b"_TRY") => Some((b"try", end)),
-        Some(b'(') if word.ends_with(b"_CATCH") => Some((b"catch", end)),
+        // `catch (…) {`, not a statement (PostgreSQL's `PG_CATCH();`).
+        Some(b'(') if word.ends_with(b"_CATCH") => {
+            let close = parens_end(source, next)?;
+            (source.get(skip_space(source, close)) == Some(&b'{')).then_some((&b"catch"[..], end))
+        }
         _ => None,
     }
 }

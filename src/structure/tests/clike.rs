@@ -156,6 +156,12 @@ fn macros_do_not_make_or_break_definitions() {
             ("e", "function", 11, 11, 15, 0),
         ],
     );
+    // A statement macro is left as it is (PostgreSQL's `PG_CATCH();`).
+    check(
+        Language::Cpp,
+        "\nvoid p() {\n  PG_TRY();\n  {\n    q();\n  }\n  PG_CATCH();\n  {\n    r();\n  }\n  PG_END_TRY();\n}\n",
+        &[("p", "function", 1, 1, 11, 0)],
+    );
     // Before a constructor's initializers (leveldb's mutexlock.h), and before `= 0` (a
     // declaration, no symbol, and none named after the macro).
     check(
