@@ -228,20 +228,14 @@ fn say_what_was_left_out(
     };
     // A symbol cut by the limit or a budget is read on inside the symbol.
     let how = match &read.symbol {
-        // A window around line N that reaches the symbol's end: its start is left.
-        Some(symbol) if next > symbol.end_line => format!(
-            "{} reads it from its start",
-            render::hints::symbol_go_on(
-                &read.facts.path,
-                symbol,
-                symbol.start_line,
-                params::Wording::Cli
-            )
-        ),
-        Some(symbol) => format!(
-            "{} reads the rest of the symbol",
-            render::hints::symbol_go_on(&read.facts.path, symbol, next, params::Wording::Cli)
-        ),
+        Some(symbol) => {
+            let (step, from_start) =
+                render::hints::symbol_step(&read.facts.path, symbol, next, params::Wording::Cli);
+            match from_start {
+                true => format!("{step} reads it from its start"),
+                false => format!("{step} reads the rest of the symbol"),
+            }
+        }
         // --all reads lines, not a leaner view: the view is paged on.
         None if read.elided().is_some() => format!("--signatures --start-line {next} reads on"),
         None => "--all reads the whole file".to_string(),

@@ -576,18 +576,24 @@ fn lines_of(
     };
     if let Success::Text(read) = &mut success {
         read.language = what.language;
-        let window = &mut read.window;
-        let last_cut = window.lines.last().is_some_and(|l| l.facts.is_cut());
-        if window.end_line().is_some_and(|last| last >= end)
-            && !(window.truncated_by == Some(TruncatedBy::Bytes) && last_cut)
-        {
-            // Down to the symbol's end, but from a line after its start: the limit cut the
-            // lines before (the footer says how to read it from its start).
-            window.truncated_by = (window.start_line > first).then_some(TruncatedBy::Limit);
-        }
+        symbol_window(&mut read.window, first, end);
         read.symbol = Some(symbol);
     }
     Ok(success)
+}
+
+/// A window of a symbol whose lines that count are `first..=end` (SPEC §15 "Symbol reads
+/// are whole answers"): down to the symbol's end it is whole, not cut by the file's
+/// lines after it, unless its last line was cut by the budget; from a line after
+/// `first`, the limit cut the lines before (the footer says how to read it from its
+/// start).
+fn symbol_window(window: &mut read::window::Window, first: u64, end: u64) {
+    let last_cut = window.lines.last().is_some_and(|l| l.facts.is_cut());
+    if window.end_line().is_some_and(|last| last >= end)
+        && !(window.truncated_by == Some(TruncatedBy::Bytes) && last_cut)
+    {
+        window.truncated_by = (window.start_line > first).then_some(TruncatedBy::Limit);
+    }
 }
 
 /// Which symbols an outline lists: those that start within `from..=to`, or within the
@@ -1216,13 +1222,9 @@ fn fit(
         if let Success::Text(read) = &mut lines
             && whole_fits(&mut read.window)
         {
-            // A symbol shown whole is not cut by the limit its length set (as its read
-            // without --fit; a range keeps its window fields, SPEC §15).
-            if symbol.is_some()
-                && read.window.truncated_by == Some(TruncatedBy::Limit)
-                && read.window.end_line().is_some_and(|last| last >= hi)
-            {
-                read.window.truncated_by = None;
+            // A symbol is read as without --fit (a range keeps its window fields).
+            if symbol.is_some() {
+                symbol_window(&mut read.window, lo, hi);
             }
             read.language = Some(source.language);
             read.symbol = symbol;

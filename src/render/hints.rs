@@ -163,14 +163,7 @@ fn window_hints(
         window.total_lines,
     );
     if let Some(next) = window.next_start_line().filter(|_| truncation) {
-        let why = match window.truncated_by {
-            Some(TruncatedBy::Bytes) => format!("Truncated at {max_bytes} bytes"),
-            Some(TruncatedBy::Tokens) => format!(
-                "Truncated at {} tokens",
-                window.max_tokens.unwrap_or_default()
-            ),
-            _ => "Truncated".to_string(),
-        };
+        let why = truncated(window, max_bytes);
         hints.push(format!(
             "[{why}: showing {unit} {first}-{last} of {total}. Use {} to continue.{also}]",
             wording.set(&[(name::START_LINE, &next)])
@@ -216,22 +209,14 @@ fn symbol_hints(
     let path = &read.facts.path;
     let mut hints = Vec::new();
     if let Some(next) = window.next_start_line().filter(|_| truncation) {
-        let why = match window.truncated_by {
-            Some(TruncatedBy::Bytes) => format!("Truncated at {max_bytes} bytes"),
-            Some(TruncatedBy::Tokens) => format!(
-                "Truncated at {} tokens",
-                window.max_tokens.unwrap_or_default()
-            ),
-            _ => "Truncated".to_string(),
+        let why = truncated(window, max_bytes);
+        let (go_on, from_start) = symbol_step(path, symbol, next, wording);
+        let what = match from_start {
+            true => "read it from its start",
+            false => "continue",
         };
-        // A window around line N that reaches the symbol's end: its start is what is left.
-        let (go_on, what) = match next > symbol.end_line {
-            true => (symbol.start_line, "to read it from its start"),
-            false => (next, "to continue"),
-        };
-        let go_on = symbol_go_on(path, symbol, go_on, wording);
         hints.push(format!(
-            "[{why}: showing lines {}-{} of {}. Use {go_on} {what}.{}]",
+            "[{why}: showing lines {}-{} of {}. Use {go_on} to {what}.{}]",
             window.start_line,
             window.end_line().unwrap_or(window.start_line),
             window.total_lines,
@@ -269,8 +254,34 @@ fn leaner(read: &crate::outcome::TextRead, wording: Wording) -> String {
     }
 }
 
+/// `Truncated`, with the budget that cut the window when one did.
+fn truncated(window: &Window, max_bytes: u64) -> String {
+    match window.truncated_by {
+        Some(TruncatedBy::Bytes) => format!("Truncated at {max_bytes} bytes"),
+        Some(TruncatedBy::Tokens) => format!(
+            "Truncated at {} tokens",
+            window.max_tokens.unwrap_or_default()
+        ),
+        _ => "Truncated".to_string(),
+    }
+}
+
+/// The step that reads on in a symbol cut at line `next`, and whether it goes back to
+/// the symbol's start: when a window around line N reached the symbol's end (`next`
+/// past it), its start is what is left.
+pub fn symbol_step(
+    path: &str,
+    symbol: &crate::outcome::SymbolInfo,
+    next: u64,
+    wording: Wording,
+) -> (String, bool) {
+    let from_start = next > symbol.end_line;
+    let from = if from_start { symbol.start_line } else { next };
+    (symbol_go_on(path, symbol, from, wording), from_start)
+}
+
 /// How to read on from line `next` inside `symbol` (a block has no name: by its lines).
-pub fn symbol_go_on(
+fn symbol_go_on(
     path: &str,
     symbol: &crate::outcome::SymbolInfo,
     next: u64,
