@@ -45,6 +45,8 @@ pub enum NotParsed {
     Binary,
     /// The parse's time budget ran out.
     Timeout,
+    /// The parse's tree would pass the memory it may take.
+    Memory,
     /// It defines more symbols than an outline holds.
     TooManySymbols,
     /// The parser refused it.
@@ -52,11 +54,12 @@ pub enum NotParsed {
 }
 
 impl NotParsed {
-    const ALL: [NotParsed; 6] = [
+    const ALL: [NotParsed; 7] = [
         NotParsed::TooLarge,
         NotParsed::Unreadable,
         NotParsed::Binary,
         NotParsed::Timeout,
+        NotParsed::Memory,
         NotParsed::TooManySymbols,
         NotParsed::Unparsable,
     ];
@@ -68,6 +71,7 @@ impl NotParsed {
             NotParsed::Unreadable => "unreadable",
             NotParsed::Binary => "binary",
             NotParsed::Timeout => "timeout",
+            NotParsed::Memory => "memory",
             NotParsed::TooManySymbols => "too_many_symbols",
             NotParsed::Unparsable => "unparsable",
         }
@@ -85,6 +89,7 @@ impl NotParsed {
             NotParsed::Unreadable => "it could not be read",
             NotParsed::Binary => "it is not text",
             NotParsed::Timeout => "parsing took more than 2 s",
+            NotParsed::Memory => "its syntax tree would take more than 112 MiB",
             NotParsed::TooManySymbols => "it defines too many symbols to list",
             NotParsed::Unparsable => "the parser refused it",
         }
@@ -95,6 +100,7 @@ impl From<OutlineError> for NotParsed {
     fn from(error: OutlineError) -> NotParsed {
         match error {
             OutlineError::Timeout => NotParsed::Timeout,
+            OutlineError::Memory => NotParsed::Memory,
             OutlineError::TooLarge => NotParsed::TooManySymbols,
             OutlineError::Unparsable => NotParsed::Unparsable,
         }

@@ -7,7 +7,7 @@
 //! budget), `rules` (per language, which nodes define what), `walk` (one iterative
 //! pass over a tree into symbols), `collect` (the bounded list they go to), `markdown`
 //! (sections), `python_depth` (Python nested past what its scanner keeps), `outline`
-//! (the entry that ties them), `find` and `distance` (queries),
+//! (the entry that ties them), `memory` (what a parse may hold), `find` and `distance` (queries),
 //! `indent` (blocks by indentation).
 
 mod bodies;
@@ -21,6 +21,7 @@ mod language;
 mod macros;
 mod markdown;
 mod markdown_pieces;
+mod memory;
 mod outline;
 mod parse;
 mod pieces;

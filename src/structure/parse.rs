@@ -7,6 +7,7 @@ use tree_sitter::{ParseOptions, Parser, Point, Tree};
 
 use super::deadline::{Deadline, thread_cpu_time};
 use super::language::Language;
+use super::memory;
 use super::symbol::OutlineError;
 
 /// The tree-sitter grammar of a language; `None` for Markdown, which is read by
@@ -28,6 +29,7 @@ pub(super) fn grammar(language: Language) -> Option<tree_sitter::Language> {
 
 /// A parser for `grammar`, made once for all the pieces of a file.
 pub(super) fn parser(grammar: &tree_sitter::Language) -> Result<Parser, OutlineError> {
+    memory::install();
     let mut parser = Parser::new();
     parser
         .set_language(grammar)
@@ -219,6 +221,8 @@ fn parse_until(
         .set_included_ranges(&included)
         .map_err(|_| OutlineError::Unparsable)?;
     let mut timed_out = false;
+    let mut too_big = false;
+    let held = memory::held();
     let mut erred = false;
     let mut told = false;
     let mut calls = 0u32;
@@ -237,6 +241,9 @@ fn parse_until(
             ControlFlow::Break(())
         } else if calls.is_multiple_of(16) && deadline.passed() {
             timed_out = true;
+            ControlFlow::Break(())
+        } else if memory::held() - held > memory::MOST {
+            too_big = true;
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
@@ -264,6 +271,7 @@ fn parse_until(
         Some(tree) if stop_at_error && tree.root_node().has_error() => Ok(None),
         Some(tree) => Ok(Some(tree)),
         None if timed_out => Err(OutlineError::Timeout),
+        None if too_big => Err(OutlineError::Memory),
         None if erred || told => Ok(None),
         None => Err(OutlineError::Unparsable),
     }

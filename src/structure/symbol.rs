@@ -84,6 +84,9 @@ pub fn kind_named(name: &str) -> Option<&'static str> {
 pub enum OutlineError {
     /// Parsing took longer than its time budget and was given up.
     Timeout,
+    /// The tree would hold more memory than a parse may take (see `memory`): dense
+    /// code, as a rule minified, whose lines can still be read.
+    Memory,
     /// The file defines more symbols than an outline holds (see `collect.rs`): a
     /// generated file, as a rule, whose lines can still be read.
     TooLarge,
@@ -96,6 +99,9 @@ impl fmt::Display for OutlineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             OutlineError::Timeout => "parsing took too long and was given up",
+            OutlineError::Memory => {
+                "its syntax tree would take more than 112 MiB, and parsing was given up"
+            }
             OutlineError::TooLarge => "the file defines too many symbols to list",
             OutlineError::Unparsable => "the file could not be parsed",
         })

@@ -219,6 +219,32 @@ fn the_budget_is_kept() {
     );
 }
 
+/// Dense minified JavaScript makes a tree of ~70 bytes a byte: past the memory a parse
+/// may hold it is given up (SPEC §15 "Bounds"), whatever time is left; a smaller one of
+/// the same shape is read.
+#[test]
+fn a_tree_past_its_memory_is_given_up() {
+    let unit = "function a(b,c){var d=b+c;return d>1?{x:d,y:function(){return b}}:[c,b]}\
+                var o={m:function(q){return q*2},n(r){return r}};";
+    let dense = unit.repeat(4 << 20 >> 7);
+    let result = outline(
+        Language::JavaScript,
+        dense.as_bytes(),
+        Duration::from_secs(600),
+        Cores::Spare,
+    );
+    assert_eq!(result, Err(OutlineError::Memory));
+    let small = unit.repeat(2_000);
+    let symbols = outline(
+        Language::JavaScript,
+        small.as_bytes(),
+        Duration::from_secs(600),
+        Cores::Spare,
+    )
+    .unwrap();
+    assert_eq!(symbols.len(), 2_000 * 3, "{:?}", &symbols[..3]);
+}
+
 #[test]
 fn macro_blanking_stays_linear_on_hostile_lines() {
     // One 4 MiB line of `) A(((…` and 2 MiB of lone macro lines between comments, and
