@@ -586,13 +586,14 @@ fn lines_of(
 /// are whole answers"): down to the symbol's end it is whole, not cut by the file's
 /// lines after it, unless its last line was cut by the budget; from a line after
 /// `first`, the limit cut the lines before (the footer says how to read it from its
-/// start).
+/// start, and the next window starts there).
 fn symbol_window(window: &mut read::window::Window, first: u64, end: u64) {
     let last_cut = window.lines.last().is_some_and(|l| l.facts.is_cut());
     if window.end_line().is_some_and(|last| last >= end)
         && !(window.truncated_by == Some(TruncatedBy::Bytes) && last_cut)
     {
         window.truncated_by = (window.start_line > first).then_some(TruncatedBy::Limit);
+        window.resume_at = window.truncated_by.map(|_| first);
     }
 }
 

@@ -128,6 +128,10 @@ pub struct Window {
     /// The last input line the window covers, when its lines are not the input's one
     /// for one (a signatures view, whose marker lines stand for runs of lines).
     pub covered_to: Option<u64>,
+    /// Where the next window starts when it is not the line after this one: a symbol's
+    /// window that reached the symbol's end from a later line than its start goes on at
+    /// the symbol's start, not past its end.
+    pub resume_at: Option<u64>,
     /// None when they were not looked for (`WindowSpec::line_endings`).
     pub line_endings: Option<LineEndings>,
     /// `--all`: the lines handed to a [`LineSink`] as they were read, not held here.
@@ -171,6 +175,7 @@ impl Window {
             tail_dropped_by: TruncatedBy::Bytes,
             max_tokens: None,
             covered_to: None,
+            resume_at: None,
             line_endings: None,
             streamed: Streamed::default(),
         }
@@ -213,7 +218,10 @@ impl Window {
 
     pub fn next_start_line(&self) -> Option<u64> {
         self.truncated_by?;
-        Some(self.end_line().unwrap_or(self.start_line - 1) + 1)
+        Some(
+            self.resume_at
+                .unwrap_or(self.end_line().unwrap_or(self.start_line - 1) + 1),
+        )
     }
 
     /// Characters of file text shown, each line's `\n` included.

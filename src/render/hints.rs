@@ -267,15 +267,15 @@ fn truncated(window: &Window, max_bytes: u64) -> String {
 }
 
 /// The step that reads on in a symbol cut at line `next`, and whether it goes back to
-/// the symbol's start: when a window around line N reached the symbol's end (`next`
-/// past it), its start is what is left.
+/// the symbol's start: when a window around line N reached the symbol's end, its start
+/// is what is left (`next` is then the symbol's start, before the window).
 pub fn symbol_step(
     path: &str,
     symbol: &crate::outcome::SymbolInfo,
     next: u64,
     wording: Wording,
 ) -> (String, bool) {
-    let from_start = next > symbol.end_line;
+    let from_start = next > symbol.end_line || next <= symbol.start_line;
     let from = if from_start { symbol.start_line } else { next };
     (symbol_go_on(path, symbol, from, wording), from_start)
 }
@@ -291,9 +291,12 @@ fn symbol_go_on(
         (Some(name), Wording::Cli) => {
             format!("{} -s {next}", quoted(&format!("{path}#{name}")))
         }
-        (Some(_), Wording::Tool) => format!(
-            "{} with the same symbol",
-            wording.set(&[(name::START_LINE, &next)])
+        // Named too, since an `--enclosing` caller passed no symbol to keep.
+        (Some(name), Wording::Tool) => format!(
+            "{} with the same symbol ({}={})",
+            wording.set(&[(name::START_LINE, &next)]),
+            name::SYMBOL,
+            serde_json::Value::from(name.as_str())
         ),
         (None, _) => wording.set(&[
             (name::START_LINE, &next),

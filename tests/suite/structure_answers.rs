@@ -99,7 +99,7 @@ fn a_cut_symbol_is_partial_and_goes_on_inside_the_symbol() {
         v["text"]
             .as_str()
             .unwrap()
-            .contains("Use start_line=6 with the same symbol to continue."),
+            .contains(r#"Use start_line=6 with the same symbol (symbol="long") to continue."#),
         "{v}"
     );
     // The hint works: from line 6 of the symbol to its end, whole.
@@ -270,6 +270,9 @@ fn a_symbol_window_that_misses_lines_of_it_says_how_to_read_them() {
         (&v["data"]["start_line"], &v["data"]["end_line"]),
         (&json!(8), &json!(11))
     );
+    // What is left is before the window: the next one starts at the symbol's start, not
+    // past the file's last line.
+    assert_eq!(v["data"]["next_start_line"], 1, "{v}");
     let out = ws.run(&["s.rs:10", "--enclosing", "-n", "4"]);
     assert!(
         stdout(&out).ends_with(
@@ -321,6 +324,17 @@ fn enclosing_always_shows_line_n() {
     assert_eq!(v["data"]["end_line"], 89);
     assert_eq!(v["data"]["symbol"]["name"], "long");
     assert_eq!(v["status"], "partial");
+    // A caller that asked by line names no symbol: the hint names the one to keep, and
+    // following it reads on inside it.
+    let call = |params: &str| json_lines(&ws.run(&["--call", params]))[0].clone();
+    let v = call(r#"{"path":"lib.rs","enclosing":true,"start_line":80,"limit":20}"#);
+    let text = v["text"].as_str().unwrap();
+    assert!(
+        text.contains(r#"Use start_line=90 with the same symbol (symbol="long") to continue."#),
+        "{text}"
+    );
+    let v = call(r#"{"path":"lib.rs","symbol":"long","start_line":90,"limit":20}"#);
+    assert_eq!(v["data"]["start_line"], 90, "{v}");
     // A near line: from the symbol's start.
     let v = ws.json(&["lib.rs:10", "--enclosing", "-n", "20"]);
     assert_eq!(v["data"]["start_line"], 1);
