@@ -56,26 +56,64 @@ pub fn text_of(bytes: &[u8]) -> String {
     out
 }
 
-/// The bytes a printed name stands for: each `\xHH` (either case of hex digit) becomes
-/// its byte. None when the name has no such escape.
+/// The bytes a printed name stands for, so that any name agentread prints can be passed
+/// back (SPEC §14): each `\xHH` (either case of hex digit) becomes its byte, a control
+/// picture its control (a NUL, which no name holds, excepted), and `<U+202E>` of a C1 or
+/// bidirectional control that control. None when the name has none of them.
 pub fn unescape(name: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(name.len());
     let mut escaped = false;
     let mut i = 0;
     while i < name.len() {
-        if name[i] == b'\\'
-            && name.get(i + 1) == Some(&b'x')
-            && let (Some(hi), Some(lo)) = (hex(name.get(i + 2)), hex(name.get(i + 3)))
+        let rest = &name[i..];
+        let (bytes, len) = if let [b'\\', b'x', hi, lo, ..] = rest
+            && let (Some(hi), Some(lo)) = (hex(Some(hi)), hex(Some(lo)))
         {
-            out.push(hi << 4 | lo);
-            escaped = true;
-            i += 4;
-            continue;
+            (Some(vec![hi << 4 | lo]), 4)
+        } else if let Some(c) = first_char(rest)
+            && let Some(control) = control_of(c)
+        {
+            (Some(vec![control]), c.len_utf8())
+        } else if let Some((c, len)) = hidden_control_written(rest) {
+            (Some(c.to_string().into_bytes()), len)
+        } else {
+            (None, 1)
+        };
+        match bytes {
+            Some(bytes) => {
+                out.extend_from_slice(&bytes);
+                escaped = true;
+            }
+            None => out.push(name[i]),
         }
-        out.push(name[i]);
-        i += 1;
+        i += len;
     }
     escaped.then_some(out)
+}
+
+/// The character `bytes` start with, when they start with valid UTF-8.
+fn first_char(bytes: &[u8]) -> Option<char> {
+    let valid = bytes.utf8_chunks().next()?.valid();
+    valid.chars().next()
+}
+
+/// The control a control picture shows ([`picture`]'s inverse), NUL excepted.
+fn control_of(c: char) -> Option<u8> {
+    match c {
+        '\u{2401}'..='\u{241f}' => Some((c as u32 - 0x2400) as u8),
+        '\u{2421}' => Some(0x7f),
+        _ => None,
+    }
+}
+
+/// A C1 or bidirectional control written `<U+202E>` at the start of `bytes`, and the
+/// length of that spelling.
+fn hidden_control_written(bytes: &[u8]) -> Option<(char, usize)> {
+    let digits = bytes.strip_prefix(b"<U+")?;
+    let end = digits.iter().take(7).position(|&b| b == b'>')?;
+    let code = u32::from_str_radix(std::str::from_utf8(&digits[..end]).ok()?, 16).ok()?;
+    let c = char::from_u32(code).filter(|&c| is_hidden_control(c))?;
+    Some((c, 3 + end + 1))
 }
 
 /// How [`shell_word`] quotes a word that needs it.
@@ -128,6 +166,27 @@ fn hex(b: Option<&u8>) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_printed_name_is_unescaped_to_its_bytes() {
+        for name in [
+            &b"tab\tname.txt"[..],
+            b"new\nline\x7f.txt",
+            "bidi\u{202e}evil\u{85}.txt".as_bytes(),
+            b"latin\xe9\xff.txt",
+        ] {
+            let printed = visible(&text_of(name), false);
+            assert_ne!(printed.as_bytes(), name);
+            assert_eq!(
+                unescape(printed.as_bytes()).as_deref(),
+                Some(name),
+                "{printed}"
+            );
+        }
+        // What stands for nothing stays as written.
+        assert_eq!(unescape(b"plain.txt"), None);
+        assert_eq!(unescape("<U+0041> \u{2400} <U+202E".as_bytes()), None);
+    }
 
     #[test]
     fn controls_become_pictures() {

@@ -171,7 +171,11 @@ fn resolve_path(request: &Request, path: &OsStr, budget: Budget) -> Result<Plan,
 fn with_suggestions(request: &Request, err: Error, display: &str) -> Error {
     match err.code {
         ErrorCode::NotFound => {
-            let candidates = suggest::suggestions(&request.root, display, &request.settings.deny);
+            // A name as agentread prints it (`\xHH`, control pictures) is compared as the
+            // name it stands for.
+            let asked = names::unescape(display.as_bytes()).map(|bytes| names::text_of(&bytes));
+            let asked = asked.as_deref().unwrap_or(display);
+            let candidates = suggest::suggestions(&request.root, asked, &request.settings.deny);
             err.with_suggestions(candidates)
         }
         _ => err,

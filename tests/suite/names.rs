@@ -124,6 +124,25 @@ fn a_printed_name_can_be_passed_back() {
     };
     assert_eq!(exit, 0);
     assert_eq!(v["data"]["path"], "bad\\xFF\\xFE.txt");
+    // A control shown as its picture, a bidirectional control shown as `<U+202E>`: the
+    // name as a header or a suggestion prints it reads the file.
+    create(&ws, b"tab\tname.txt", "tabbed\n");
+    create(&ws, "bidi\u{202e}evil.txt".as_bytes(), "bidi\n");
+    for (printed, content) in [
+        ("tab\u{2409}name.txt", "   1 | tabbed\n"),
+        ("bidi<U+202E>evil.txt", "   1 | bidi\n"),
+    ] {
+        let out = ws.run(&[printed]);
+        assert_eq!(code(&out), 0, "{printed}: {}", stderr(&out));
+        assert_eq!(stdout(&out), content);
+        // A near miss is offered as it prints, and that spelling reads the file.
+        let out = ws.run(&[&printed.replace("name", "nme").replace("evil", "evl")]);
+        assert!(
+            stderr(&out).contains(&format!("Did you mean one of these?\n  {printed}\n")),
+            "{}",
+            stderr(&out)
+        );
+    }
 }
 
 #[test]
