@@ -397,9 +397,11 @@ fn cwd_against(root_flag: Option<&OsStr>) -> Option<String> {
     root.relative(&std::env::current_dir().ok()?)
 }
 
+/// `--call -`'s JSON: one byte past the most a call may take is enough to refuse it.
 fn read_stdin_to_string() -> io::Result<String> {
     let mut text = String::new();
-    io::stdin().lock().read_to_string(&mut text)?;
+    let most = request::MAX_CALL_BYTES as u64 + 1;
+    io::stdin().lock().take(most).read_to_string(&mut text)?;
     Ok(text)
 }
 

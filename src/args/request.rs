@@ -21,6 +21,10 @@ use crate::workspace::sandbox::Root;
 
 pub use crate::args::params::{DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS, MAX_LINE_CHARS};
 
+/// The most bytes of JSON `--call -` reads from standard input (an MCP message's bound):
+/// a stream without end (`/dev/zero`) is refused, not held.
+pub const MAX_CALL_BYTES: usize = 16 << 20;
+
 /// The options that shape every call, from the command line or the environment (never
 /// from a call's arguments): the same for the command line, `--call` and the MCP server.
 #[derive(Debug)]
@@ -266,7 +270,8 @@ struct Checked {
 }
 
 impl Request {
-    /// Validates the parsed command line. `read_stdin` supplies `--call -`.
+    /// Validates the parsed command line. `read_stdin` supplies `--call -`: at most
+    /// [`MAX_CALL_BYTES`] and one more, so that a longer input is refused unread.
     pub fn from_cli(
         cli: Cli,
         read_stdin: impl FnOnce() -> std::io::Result<String>,
@@ -288,7 +293,7 @@ impl Request {
         let checked = match &cli.call {
             Some(call) => {
                 let json = if call == "-" {
-                    read_stdin().map_err(|e| {
+                    let json = read_stdin().map_err(|e| {
                         reject(
                             Error::invalid_param(format!(
                                 "--call -: standard input could not be read: {}.",
@@ -296,7 +301,17 @@ impl Request {
                             )),
                             &params,
                         )
-                    })?
+                    })?;
+                    if json.len() > MAX_CALL_BYTES {
+                        return Err(reject(
+                            Error::invalid_param(format!(
+                                "--call -: standard input holds more than {} MiB, the most a call's JSON may take; pass one call's parameters.",
+                                MAX_CALL_BYTES >> 20
+                            )),
+                            &params,
+                        ));
+                    }
+                    json
                 } else {
                     call.clone()
                 };

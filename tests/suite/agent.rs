@@ -172,6 +172,25 @@ fn call_reads_its_json_from_stdin_with_a_dash() {
         .output()
         .unwrap();
     assert_eq!(code(&out), 2);
+    // A stream without end is refused after the most a call may take, not held: before,
+    // `--call - < /dev/zero` grew past 4 GB.
+    let mut cmd = std::process::Command::new(ws.cmd().get_program());
+    let out = cmd
+        .current_dir(ws.path())
+        .args(["--call", "-"])
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2);
+    let v = &json_lines(&out)[0];
+    assert_eq!(v["error"]["code"], "INVALID_PARAM");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("--call -: standard input holds more than 16 MiB"),
+        "{v}"
+    );
 }
 
 #[test]
