@@ -1242,7 +1242,7 @@ fn fit(
         // what the budget holds; it is then read (and asked whether it fits) in full.
         let view = signatures_view(source, scope, find, &path, &within)?;
         if !view.over {
-            let mut read = signatures_read(facts.clone(), source, &view, &probe, symbol)?;
+            let mut read = signatures_read(facts.clone(), source, &view, &probe, symbol.clone())?;
             if let Success::Text(text) = &mut read
                 && whole_fits(&mut text.window)
             {
@@ -1258,12 +1258,14 @@ fn fit(
     // are the whole outline's first lines, the whole does not fit either (it holds them, and
     // the pieces a text is counted by end at a line's end: a prefix of lines costs no
     // more than the whole). Only otherwise is the whole rendered to be asked.
+    // The outline of the asked lines: a symbol's own row and those inside it (its
+    // children alone would leave a function's outline empty).
     let outline_of = |budget: u64, tokens: Option<u64>, limit: usize| {
         let page = Page {
             from: lo,
             from_char: 1,
             to: Some(hi),
-            within: scope.within.clone(),
+            within: None,
             budget,
             tokens,
             limit,
@@ -1300,6 +1302,7 @@ fn fit(
     };
     if let Success::Outline(o) = &mut answer {
         o.view = Some(view::OUTLINE);
+        o.symbol = o.symbol.take().or(symbol);
     }
     Ok(answer)
 }

@@ -466,6 +466,16 @@ fn fit_under_a_token_budget_and_on_a_symbol() {
         text.ends_with("[Symbol Window::render (method): lines 14-21 of 29.]\n"),
         "{text}"
     );
+    // Neither its lines nor its signatures fit: the outline of its lines holds its own
+    // row (a function has no children, and an empty outline told nothing).
+    ws.file(
+        "small.py",
+        "def foo():\n    x = 1\n    y = 2\n    z = 3\n    w = 4\n    return x\n",
+    );
+    let v = ws.json(&["small.py#foo", "--fit", "--max-tokens", "20"]);
+    assert_eq!(v["data"]["view"], "outline", "{v}");
+    assert_eq!(v["data"]["content"], "1-6 | def foo():\n");
+    assert_eq!(v["data"]["symbol"]["name"], "foo");
 }
 
 /// A line reference's window cut by a budget offers the leaner views too (SPEC §18: every
