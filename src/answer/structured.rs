@@ -49,14 +49,17 @@ pub fn read(
         // Not a notebook after all: its text, as any file's.
         file_bytes = Some(bytes);
     }
+    let file_name = path.rsplit('/').next().unwrap_or(&path);
     let bytes = match file_bytes {
         Some(bytes) if bytes.len() as u64 > MAX_PARSE_BYTES => {
             return Err(too_large_to_parse(&path, request));
         }
         Some(bytes) => bytes,
+        None if facts.size_bytes > MAX_PARSE_BYTES => {
+            return past_the_parse_bound(request, facts, file, spec, structure, file_name);
+        }
         None => read_bounded(file, facts.size_bytes, &path, request)?,
     };
-    let file_name = path.rsplit('/').next().unwrap_or(&path);
     // The same refusals as a window's: binary files are not parsed.
     let decoding = crate::read::sniff::classify_whole(&bytes, file_name, request.encoding)
         .map_err(|evidence| {
@@ -332,6 +335,38 @@ fn innermost(symbols: &[Symbol], line: u64) -> Option<SymbolInfo> {
         .filter(|s| s.start_line <= line && line <= s.end_line)
         .max_by_key(|s| (s.depth, s.start_line))
         .map(info)
+}
+
+/// A file larger than is parsed: in a known language (told by its name, or its first
+/// 64 KiB), `SIZE_LIMIT_EXCEEDED`; in none, what any file in no known language gets
+/// (SPEC §18: `--fit` falls back to the usual window; the other views are refused
+/// naming the known languages), whatever its size.
+fn past_the_parse_bound(
+    request: &Request,
+    facts: FileFacts,
+    file: &File,
+    spec: &WindowSpec,
+    structure: Structure,
+    file_name: &str,
+) -> Result<Success, Error> {
+    let path = facts.path.clone();
+    let mut head = vec![0; 64 << 10];
+    let read = std::os::unix::fs::FileExt::read_at(file, &mut head, 0)
+        .map_err(|e| Error::read_failed(&path, &e))?;
+    head.truncate(read);
+    if Language::detect(file_name, &head).is_some() {
+        return Err(too_large_to_parse(&path, request));
+    }
+    match structure {
+        Structure::Fit(scope) => {
+            let spec = plain_spec(request, spec, &scope);
+            let input = TextInput::<Cursor<Vec<u8>>>::File(file, facts.size_bytes);
+            read_text(request, facts, input, &spec, None, None, None)
+        }
+        // The lines around N are found by their indentation in the whole text.
+        Structure::Enclosing(_) => Err(too_large_to_parse(&path, request)),
+        _ => Err(known(None, &path, request).unwrap_err()),
+    }
 }
 
 /// The file's bytes, up to [`MAX_PARSE_BYTES`].

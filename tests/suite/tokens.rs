@@ -423,6 +423,18 @@ fn fit_shows_the_richest_view_that_fits() {
     let v = ws.json(&["a.txt", "--fit", "--max-tokens", "5"]);
     assert_eq!(v["data"]["type"], "file");
     assert_eq!(v["data"]["truncated_by"], "tokens");
+    // Whatever its size: past the 8 MiB that are parsed too (it was SIZE_LIMIT_EXCEEDED),
+    // and its other views are refused for its language, not its size.
+    ws.file("big.log", "a log line of some length\n".repeat(400_000));
+    let v = ws.json(&["big.log", "--fit", "-n", "3"]);
+    assert_eq!(v["data"]["type"], "file", "{v}");
+    assert_eq!(v["data"]["end_line"], 3);
+    let v = ws.json(&["big.log", "--signatures"]);
+    assert_eq!(v["error"]["code"], "INVALID_PARAM", "{v}");
+    // A known language that large is past what is parsed.
+    ws.file("big.py", "x = 1\n".repeat(1_500_000));
+    let v = ws.json(&["big.py", "--fit"]);
+    assert_eq!(v["error"]["code"], "SIZE_LIMIT_EXCEEDED", "{v}");
 }
 
 /// `--fit` under a token budget: that budget alone decides, not the default byte budget
