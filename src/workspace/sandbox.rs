@@ -418,15 +418,41 @@ impl Root {
         let mut changes = 0;
         // The last link followed: a refusal names it.
         let mut via_link: Option<String> = None;
+        // The root's own names, from the top (it is canonical): a walk that goes above it
+        // by `..` may come back in by them (`../ws/a.txt` from a root named `ws`).
+        let root_names: Vec<&[u8]> = self
+            .canonical
+            .components()
+            .filter_map(|c| match c {
+                Component::Normal(name) => Some(name.as_bytes()),
+                _ => None,
+            })
+            .collect();
+        // How many directories above the root the walk is: nothing there is looked at,
+        // only whether the names that follow lead back into the root.
+        let mut above = 0usize;
+        let outside = |via_link: &Option<String>| -> WalkError {
+            match via_link {
+                Some(link) => Error::link_outside_root(link, self.taken.map(Taken::words)),
+                None => Error::outside_root(display, self.taken.map(Taken::words)),
+            }
+            .into()
+        };
         while let Some(part) = pending.pop_front() {
             if part == b".." {
-                if stack.pop().is_none() {
-                    return Err(match via_link {
-                        Some(link) => Error::link_outside_root(&link, self.taken.map(Taken::words)),
-                        None => Error::outside_root(display, self.taken.map(Taken::words)),
-                    }
-                    .into());
+                if above > 0 || stack.pop().is_none() {
+                    // `/..` is `/`.
+                    above = (above + 1).min(root_names.len());
                 }
+                continue;
+            }
+            if above > 0 {
+                // Back down towards the root only by its own names; the root is then the
+                // descriptor held, never a lookup of its name.
+                if root_names.get(root_names.len() - above) != Some(&part.as_slice()) {
+                    return Err(outside(&via_link));
+                }
+                above -= 1;
                 continue;
             }
             let dir = stack.last().map_or(self.fd.as_fd(), |(fd, _)| fd.as_fd());
@@ -517,6 +543,9 @@ impl Root {
                 }
                 _ => return Err(not_a_file(display, stat.st_mode).into()),
             }
+        }
+        if above > 0 {
+            return Err(outside(&via_link));
         }
         // The path ended on a directory already entered (".", "a/..", or the root itself).
         let real = match stack.is_empty() {

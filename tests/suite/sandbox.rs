@@ -61,6 +61,22 @@ fn links_that_stay_inside_work_and_print_relative() {
     let absolute = ws.path().join("root/sub/inner.txt");
     let v = json_in_root(&ws, &[absolute.to_str().unwrap()]);
     assert_eq!(v["data"]["path"], "sub/inner.txt");
+    // A way out of the root that comes back in ends at a file inside it, which is what
+    // is checked (SPEC §2): by `..` in the path, in an absolute path, or in a link.
+    link(&ws, "../root/sub/inner.txt", "reentry");
+    link(&ws, "../../root/sub", "sub/reentry_dir");
+    let back = ws.path().join("root/../root/sub/inner.txt");
+    for path in [
+        "../root/sub/inner.txt",
+        "sub/../../root/sub/inner.txt",
+        back.to_str().unwrap(),
+        "reentry",
+        "sub/reentry_dir/inner.txt",
+    ] {
+        let v = json_in_root(&ws, &[path]);
+        assert_eq!(v["status"], "success", "{path}: {v}");
+        assert_eq!(v["context"]["path_resolved"], "sub/inner.txt", "{path}");
+    }
 }
 
 #[test]
