@@ -327,7 +327,7 @@ pub static PARAMS: &[Param] = &[
         short: None,
         value_name: "SYMBOL",
         help: "",
-        description: "Read one function, class, method or Markdown section by name (Window.render, render, or a heading), instead of guessing its lines; path names the file. start_line inside it pages the symbol from there; not with tail, context or start_char.",
+        description: "Read one function, class, method or Markdown section by name (Window.render, render, or a heading), instead of guessing its lines; path names the file. start_line inside it pages the symbol from there; not with tail or start_char.",
         advertised: true,
         required: false,
         kind: ParamType::Text {

@@ -256,6 +256,38 @@ fn outline_pages_advance_inside_one_line() {
     assert_eq!(by_target["data"]["symbols"][0]["name"], "f3");
 }
 
+/// On a line longer than its character limit, a row whose symbol starts past what the cut
+/// line shows shows the line from the symbol's start (each row its own definition, not
+/// the same first characters); a first row that alone passes the budget is cut to fit it.
+#[test]
+fn outline_rows_of_a_long_line_show_their_own_definitions_within_the_budget() {
+    let ws = Workspace::new();
+    let line: String = (0..2000)
+        .map(|i| format!("function f{i}(a,b){{return a+b}}"))
+        .collect();
+    ws.file("min.js", format!("{line}\n"));
+    let v = ws.json(&["min.js", "--outline", "-n", "2", "--start-char", "30001"]);
+    let content = v["data"]["content"].as_str().unwrap();
+    let name = v["data"]["symbols"][0]["name"].as_str().unwrap();
+    let first = content.lines().next().unwrap();
+    assert!(
+        first.starts_with(&format!("1-1 | …function {name}(a,b){{return a+b}}")),
+        "{first}"
+    );
+    let total = line.chars().count();
+    assert!(first.ends_with(" chars]"), "{first}");
+    assert!(first.chars().count() < 2_100, "{first}");
+    assert!(total > 60_000);
+    // Past a token budget or a byte budget: the first row is cut to fit.
+    let v = ws.json(&["min.js", "--outline", "--max-tokens", "30"]);
+    assert_eq!(v["data"]["truncated_by"], "tokens", "{v}");
+    assert!(v["stats"]["tokens"].as_u64().unwrap() <= 30, "{v}");
+    assert_eq!(v["data"]["symbols"].as_array().unwrap().len(), 1);
+    let v = ws.json(&["min.js", "--outline", "--max-bytes", "100"]);
+    assert_eq!(v["data"]["truncated_by"], "bytes", "{v}");
+    assert!(v["data"]["content"].as_str().unwrap().len() <= 100, "{v}");
+}
+
 /// An `--enclosing` window around line N that reaches the symbol's end but not its start
 /// is not the whole symbol: `partial`, and its hint reads the symbol from its start (SPEC
 /// §15). A symbol cut by a token budget says so, and names the leaner views (SPEC §18).
