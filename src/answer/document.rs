@@ -125,23 +125,28 @@ pub fn view(
                     ),
                 )
             })?
-            .map(|view| View {
-            kind,
-            parts: view
-                .cells
-                .iter()
-                .map(|cell| Part {
-                    name: format!("cell-{}", cell.number),
-                    id: cell.id.clone(),
-                    kind: kind.part(),
-                    start_line: cell.start_line,
-                    end_line: cell.end_line,
-                    title: Some(cell_title(&view.text, cell)),
-                })
-                .collect(),
-            text: view.text,
-            no_text_layer: false,
-        })),
+            .map(|view| {
+                // The view's lines, found once: each cell's title takes its own.
+                let lines: Vec<&str> = view.text.lines().collect();
+                let parts = view
+                    .cells
+                    .iter()
+                    .map(|cell| Part {
+                        name: format!("cell-{}", cell.number),
+                        id: cell.id.clone(),
+                        kind: kind.part(),
+                        start_line: cell.start_line,
+                        end_line: cell.end_line,
+                        title: Some(cell_title(&lines, cell)),
+                    })
+                    .collect();
+                View {
+                    kind,
+                    parts,
+                    text: view.text,
+                    no_text_layer: false,
+                }
+            })),
         DocumentKind::Pdf => {
             let cancelled = cancelled_flag();
             let text = pdf::extract_unless(bytes, PDF_BUDGET, cancelled.as_deref())
@@ -228,11 +233,12 @@ fn pdf_error(error: PdfError, path: &str, wording: Wording) -> Error {
 /// markdown cell its first heading (`cell-1 [markdown] # Loading the data`, `cell-2 [code]
 /// import pandas as pd`). The header alone (`# %% [code] cell-2`) says nothing of what the
 /// cell holds.
-fn cell_title(view: &str, cell: &notebook::Cell) -> String {
+fn cell_title(lines: &[&str], cell: &notebook::Cell) -> String {
     let outputs = format!("# %% [output] cell-{}", cell.number);
     // The cell's source: the lines after its header, up to its outputs.
-    let source: Vec<&str> = view
-        .lines()
+    let source: Vec<&str> = lines
+        .iter()
+        .copied()
         .skip(cell.start_line as usize)
         .take(cell.end_line.saturating_sub(cell.start_line) as usize)
         .take_while(|line| *line != outputs)

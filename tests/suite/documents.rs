@@ -160,6 +160,21 @@ fn an_outline_names_each_cell_by_what_it_holds() {
     // The symbols keep their names: `nb.ipynb#cell-3` reads the cell.
     let v = ws.json(&["nb.ipynb", "--outline"]);
     assert_eq!(v["data"]["symbols"][2]["name"], "cell-3");
+    // Each title is found in its own lines: 20,000 cells (the most read as a view) took
+    // 10 s of titles, each looked for from the view's first line, for a 3-line window.
+    let cells: Vec<Value> = (0..20_000)
+        .map(|i| json!({"cell_type": "code", "metadata": {}, "execution_count": null, "outputs": [], "source": format!("x = {i}")}))
+        .collect();
+    let notebook = json!({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells});
+    ws.file("many.ipynb", notebook.to_string());
+    let started = std::time::Instant::now();
+    let v = ws.json(&["many.ipynb", "--outline", "-s", "59998"]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert_eq!(v["data"]["symbols"][0]["name"], "cell-20000", "{v}");
+    assert_eq!(
+        v["data"]["content"],
+        "59998-59999 | cell-20000 [code] x = 19999\n"
+    );
 }
 
 #[test]
