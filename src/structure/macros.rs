@@ -143,6 +143,11 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
         let (line_start, line_end) = lines[index];
         let line = &source[line_start..line_end];
         let trimmed = line.trim_ascii();
+        if trimmed.first() == Some(&b'#') {
+            for (from, to) in directive_comments(source, &lines, index) {
+                blank(from, to, &mut out);
+            }
+        }
         if trimmed.is_empty() || trimmed[0] == b'#' {
             continue;
         }
@@ -202,6 +207,57 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
         }
     }
     out
+}
+
+/// The block comments of a preprocessor line continued over the next lines (`\` at
+/// their ends), without the `\` that ends a line: tree-sitter reads a directive's text
+/// as one token, which a comment ends, so that `#define M(x) do { \` over `/* b */ \`
+/// left the macro's `} while (0)` to be read as code, and the function after it was
+/// lost in the recovery.
+fn directive_comments(
+    source: &[u8],
+    lines: &[(usize, usize)],
+    first: usize,
+) -> Vec<(usize, usize)> {
+    let continued = |index: usize| {
+        let (s, e) = lines[index];
+        source[s..e].trim_ascii_end().ends_with(b"\\")
+    };
+    if !continued(first) {
+        return Vec::new();
+    }
+    let mut last = first;
+    while last + 1 < lines.len() && continued(last) {
+        last += 1;
+    }
+    let (from, to) = (lines[first].0, lines[last].1);
+    let text = &source[from..to];
+    let mut comments = Vec::new();
+    let mut at = 0;
+    while let Some(open) = memchr::memmem::find(&text[at..], b"/*") {
+        let open = at + open;
+        let Some(close) = memchr::memmem::find(&text[open + 2..], b"*/") else {
+            break;
+        };
+        let close = open + 2 + close + 2;
+        // A `\` that ends a line inside the comment keeps the directive going.
+        let mut start = open;
+        for newline in memchr::memchr_iter(b'\n', &text[open..close]) {
+            let end = open + newline;
+            let line = text[start..end].trim_ascii_end();
+            comments.push((
+                from + start,
+                from + start
+                    + line
+                        .len()
+                        .saturating_sub(usize::from(line.ends_with(b"\\"))),
+            ));
+            start = end + 1;
+        }
+        comments.push((from + start, from + close));
+        at = close;
+    }
+    comments
 }
 
 /// The keyword an exception macro at `at` stands for, and where it ends: a name written

@@ -109,6 +109,17 @@ fn cpp_classes_namespaces_and_methods() {
     );
 }
 
+/// A comment on a `#define`'s continued line ended its text for tree-sitter, which then
+/// read `} while (0)` as code and lost the function after it (redis's ziplist.c).
+#[test]
+fn a_comment_in_a_continued_define_loses_no_definition() {
+    check(
+        Language::C,
+        "#define M(x) do { \\\n    (x) = 0; /* a */ \\\n             /* b \\\n c */ \\\n} while(0)\n\nint f(int a) {\n    return a;\n}\n",
+        &[("f", "function", 7, 7, 9, 0)],
+    );
+}
+
 #[test]
 fn macros_do_not_make_or_break_definitions() {
     // A macro call without `;` makes recovery take `if (y) { … }` for a definition:
