@@ -105,10 +105,11 @@ pub fn classify(
         EncodingChoice::Named(e) if e == UTF_16LE || e == UTF_16BE => Some(e),
         EncodingChoice::Named(_) => None,
         _ if tiny => None,
-        EncodingChoice::Utf8 => recognise_utf16(sample),
-        // Only `auto` decodes what the code units alone suggest; the default names it in
-        // its refusal.
-        EncodingChoice::Auto => recognise_utf16(sample).or_else(|| utf16_by_its_units(sample)),
+        // UTF-16 without a BOM is recognised and decoded, not refused (SPEC §11): by its
+        // NULs when it is mostly ASCII, else by its code units.
+        EncodingChoice::Utf8 | EncodingChoice::Auto => {
+            recognise_utf16(sample).or_else(|| utf16_by_its_units(sample))
+        }
     };
     if let Some(encoding) = utf16 {
         return check_utf16(
@@ -675,14 +676,17 @@ mod tests {
                 let bytes = utf16(&text, encoding);
                 assert_eq!(utf16_by_its_units(&bytes), Some(encoding), "{text}");
                 assert_eq!(recognise(&bytes), Some(Recognised::Utf16(encoding)));
-                // `auto` decodes it; the default only names it (it stays binary).
+                // The default decodes it as `auto` does (SPEC §11: not refused).
                 let auto = classify(&bytes, true, "x.txt", EncodingChoice::Auto).unwrap();
                 assert_eq!(auto.encoding, encoding);
+                assert_eq!(utf8(&bytes, "x.txt").unwrap().encoding, encoding);
             }
         }
+        // Another encoding named: its NULs make it binary, and the refusal names UTF-16.
         let bytes = utf16(&CHINESE.repeat(20), UTF_16LE);
+        let latin1 = EncodingChoice::Named(encoding_rs::WINDOWS_1252);
         assert!(matches!(
-            utf8(&bytes, "x.txt"),
+            classify(&bytes, true, "x.txt", latin1),
             Err(Evidence::NulByte { .. })
         ));
         // A sample cut between the halves of a surrogate pair.

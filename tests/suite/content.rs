@@ -154,28 +154,22 @@ fn binary_refusals_name_what_the_file_is_and_a_next_step() {
 }
 
 /// UTF-16 text without a BOM whose characters are not ASCII (so that it has few NULs) is
-/// recognised by its code units: `--encoding auto` reads it, the default names it.
+/// recognised by its code units and read, not refused (SPEC §11), by default as with
+/// `--encoding auto`.
 #[test]
-fn utf16_without_a_bom_or_ascii_is_named_and_read_with_auto() {
+fn utf16_without_a_bom_or_ascii_is_recognised_and_read() {
     let ws = Workspace::new();
     let text = "中文文本，这是一个测试。\n第二行的内容也是中文：数据、结构与算法。\n".repeat(30);
     ws.file("zh.txt", utf16le(&text, false));
     ws.file("zh-be.txt", utf16be(&text, false));
-    let out = ws.run(&["zh.txt"]);
-    assert_eq!(code(&out), 7);
-    assert_eq!(
-        stderr(&out),
-        "agentread: BINARY_FILE: File 'zh.txt' appears to be binary (NUL byte at offset 14): UTF-16LE text without a byte order mark; use --encoding utf-16le.\n"
-    );
-    let v = &json_lines(&ws.run(&["--call", r#"{"path":"zh-be.txt"}"#]))[0];
-    assert!(
-        v["error"]["message"]
-            .as_str()
-            .unwrap()
-            .ends_with("UTF-16BE text without a byte order mark; use encoding=utf-16be."),
-        "{v}"
-    );
+    let out = ws.run(&["zh.txt", "-n", "1"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("   1 | 中文文本，这是一个测试。\n"));
+    let v = &json_lines(&ws.run(&["--call", r#"{"path":"zh-be.txt","limit":1}"#]))[0];
+    assert_eq!(v["stats"]["encoding"], "utf-16be", "{v}");
     for (name, encoding) in [("zh.txt", "utf-16le"), ("zh-be.txt", "utf-16be")] {
+        let v = ws.json(&[name, "-n", "2"]);
+        assert_eq!(v["stats"]["encoding"], encoding, "{name}: {v}");
         let v = ws.json(&[name, "--encoding", "auto", "-n", "2"]);
         assert_eq!(v["status"], "partial", "{name}: {v}");
         assert_eq!(v["stats"]["encoding"], encoding);

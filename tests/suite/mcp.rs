@@ -1099,9 +1099,10 @@ async fn hints_name_parameters_and_the_hash_is_a_footer_line() {
         let text = text_of(&r, 0);
         assert!(!text.contains("--"), "{args}: {text}");
     }
+    // UTF-16 without a BOM is read, not refused (SPEC §11).
     let r = call(&client, json!({"path": "zh.txt"})).await;
     assert!(
-        text_of(&r, 0).contains("UTF-16LE text without a byte order mark; use encoding=utf-16le."),
+        text_of(&r, 0).contains("   1 | 中文文本，这是一个测试。\n"),
         "{}",
         text_of(&r, 0)
     );
