@@ -226,18 +226,30 @@ fn say_what_was_left_out(
     let Some(next) = window.next_start_line().filter(|_| window.truncated()) else {
         return Ok(());
     };
-    // A symbol cut by the limit or a budget is read on inside the symbol.
+    // A symbol cut by the limit or a budget is read on inside the symbol. In the caller's
+    // words: `--call` takes parameters, and has no `--all`.
+    let wording = request.wording();
     let how = match &read.symbol {
         Some(symbol) => {
             let (step, from_start) =
-                render::hints::symbol_step(&read.facts.path, symbol, next, params::Wording::Cli);
+                render::hints::symbol_step(&read.facts.path, symbol, next, wording);
             match from_start {
                 true => format!("{step} reads it from its start"),
                 false => format!("{step} reads the rest of the symbol"),
             }
         }
         // --all reads lines, not a leaner view: the view is paged on.
-        None if read.elided().is_some() => format!("--signatures --start-line {next} reads on"),
+        None if read.elided().is_some() => format!(
+            "{} {} reads on",
+            wording.flag(params::name::SIGNATURES),
+            wording.set(&[(params::name::START_LINE, &next)])
+        ),
+        None if wording == params::Wording::Tool => {
+            format!(
+                "{} reads on",
+                wording.set(&[(params::name::START_LINE, &next)])
+            )
+        }
         None => "--all reads the whole file".to_string(),
     };
     writeln!(

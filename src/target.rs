@@ -539,23 +539,40 @@ fn spec_for(
         return Ok(spec);
     };
     let n = reference.line;
+    // `end_line` or `view_range` set the start line and limit: a refusal names what was
+    // given.
+    let given = |param: &'static str| -> String {
+        match (param, w.end_line.is_some(), w.view_range.is_some()) {
+            (name::START_LINE | name::LIMIT, true, _) => name(name::END_LINE),
+            (name::START_LINE | name::LIMIT, _, true) => name(name::VIEW_RANGE),
+            _ => name(param),
+        }
+    };
     if let Some(end) = reference.end {
         if request.all() {
             return Err(Error::invalid_param(format!(
                 "A PATH:N-M target names its last line; --all reads to the end of the file (use PATH:{n} --all to read from line {n} to the end, or drop --all)."
             )));
         }
-        if let Some(flag) = [
+        if let Some((param, flag)) = [
             (w.start_line.is_some(), name::START_LINE),
             (w.limit.is_some(), name::LIMIT),
             (w.tail.is_some(), name::TAIL),
             (w.context.is_some(), name::CONTEXT),
         ]
         .into_iter()
-        .find_map(|(given, param)| given.then(|| name(param)))
+        .find_map(|(is, param)| is.then(|| (param, given(param))))
         {
+            // What works instead: a limit or context goes with PATH:N; a start line or
+            // a tail goes with no line in the path at all.
+            let instead = match param {
+                name::LIMIT | name::CONTEXT if w.end_line.is_none() && w.view_range.is_none() => {
+                    format!("use PATH:{n} with {flag}, or drop {flag}")
+                }
+                _ => format!("drop :{n}-{end}, or drop {flag}"),
+            };
             return Err(Error::invalid_param(format!(
-                "A PATH:N-M target names its lines itself; {flag} cannot be combined with it (use PATH:N with {flag}, or change N-M)."
+                "A PATH:N-M target names its lines itself; {flag} cannot be combined with it ({instead})."
             )));
         }
         if end < n {
@@ -574,7 +591,7 @@ fn spec_for(
         return Ok(spec);
     }
     if w.start_line.is_some() || w.tail.is_some() {
-        let flag = name(if w.tail.is_some() {
+        let flag = given(if w.tail.is_some() {
             name::TAIL
         } else {
             name::START_LINE

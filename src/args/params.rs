@@ -649,10 +649,10 @@ pub fn by_key(key: &str) -> Option<&'static Param> {
 
 /// The advertised parameters (with their aliases), for the message that refuses an
 /// unknown one: what the schema offers, so that a model retries with a parameter it was
-/// given. The unadvertised range words (`context`, `end_line`, `view_range`) are still
-/// accepted, but not offered.
+/// given, then the unadvertised range words (`context`, `end_line`, `view_range`), which
+/// are accepted too.
 fn accepted() -> String {
-    PARAMS
+    let advertised = PARAMS
         .iter()
         .filter(|p| p.advertised)
         .map(|p| match p.aliases {
@@ -660,7 +660,17 @@ fn accepted() -> String {
             aliases => format!("{} ({})", p.name, aliases.join(", ")),
         })
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    // The others are accepted too (SPEC §7 names them all), after those offered.
+    let others: Vec<&str> = PARAMS
+        .iter()
+        .filter(|p| !p.advertised)
+        .map(|p| p.name)
+        .collect();
+    match others.is_empty() {
+        true => advertised,
+        false => format!("{advertised}; also {}", others.join(", ")),
+    }
 }
 
 /// `paths`: an array of 1 to `max` strings.
@@ -934,7 +944,7 @@ mod tests {
         let err = from_json(&object(r#"{"path":"a","lines":3}"#)).unwrap_err();
         assert_eq!(
             err.message,
-            "Unknown parameter 'lines'. Accepted: path (file_path, filePath), paths, start_line (offset), limit (max_lines), tail, start_char, hash, if_changed, symbol, outline, enclosing, raw, encoding, max_tokens, signatures, fit."
+            "Unknown parameter 'lines'. Accepted: path (file_path, filePath), paths, start_line (offset), limit (max_lines), tail, start_char, hash, if_changed, symbol, outline, enclosing, raw, encoding, max_tokens, signatures, fit; also context, end_line, view_range."
         );
         assert!(from_json(&object(r#"{"path":"a","filePath":"b"}"#)).is_err());
         // An empty symbol names none: a parameter given wrong, not a symbol not found.

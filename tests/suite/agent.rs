@@ -82,7 +82,7 @@ fn call_rejects_unknown_keys_naming_the_accepted_ones() {
     assert_eq!(v["error"]["code"], "INVALID_PARAM");
     assert_eq!(
         v["error"]["message"],
-        "Unknown parameter 'lines'. Accepted: path (file_path, filePath), paths, start_line (offset), limit (max_lines), tail, start_char, hash, if_changed, symbol, outline, enclosing, raw, encoding, max_tokens, signatures, fit."
+        "Unknown parameter 'lines'. Accepted: path (file_path, filePath), paths, start_line (offset), limit (max_lines), tail, start_char, hash, if_changed, symbol, outline, enclosing, raw, encoding, max_tokens, signatures, fit; also context, end_line, view_range."
     );
     // The message names the advertised parameters only (README); the range words the
     // schema leaves out are accepted all the same.

@@ -119,6 +119,18 @@ fn a_window_cut_short_without_a_footer_says_so_on_stderr() {
         stderr(&out),
         "agentread: showing lines 1-3 of 30; --signatures --start-line 4 reads on\n"
     );
+    // `--call` takes parameters and has no --all: the line names the parameter.
+    let out = ws.run(&[
+        "--call",
+        r#"{"path":"a.txt","limit":10}"#,
+        "-f",
+        "text",
+        "--no-hint",
+    ]);
+    assert_eq!(
+        stderr(&out),
+        "agentread: showing lines 1-10 of 30; start_line=11 reads on\n"
+    );
 }
 
 /// `--all`: every line from the start line to the end, numbered, none cut, no footer.

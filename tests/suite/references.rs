@@ -169,6 +169,36 @@ fn refused_combinations_say_what_to_do_instead() {
         let v = json_lines(&ws.run(&all)).remove(0);
         assert_eq!(v["context"]["params_input"]["path"], args[0]);
     }
+    // The step offered works: each refusal, the words it offers, and the command they
+    // make (`PATH:N` with --start-line or --tail is itself refused, so it is not offered).
+    for (refused, offered, works) in [
+        (
+            vec!["src/main.rs:3-5", "--tail", "2"],
+            "(drop :3-5, or drop --tail)",
+            vec!["src/main.rs", "--tail", "2"],
+        ),
+        (
+            vec!["src/main.rs:3-5", "--start-line", "2"],
+            "(drop :3-5, or drop --start-line)",
+            vec!["src/main.rs", "--start-line", "2"],
+        ),
+        (
+            vec!["src/main.rs:3-5", "--limit", "2"],
+            "(use PATH:3 with --limit, or drop --limit)",
+            vec!["src/main.rs:3", "--limit", "2"],
+        ),
+    ] {
+        let message = stderr(&ws.run(&refused));
+        assert!(message.contains(offered), "{message}");
+        assert_eq!(code(&ws.run(&works)), 0, "{works:?}");
+    }
+    // A range word given in a call is named as given, not as the start line it sets.
+    let v =
+        json_lines(&ws.run(&["--call", r#"{"path":"src/main.rs:3-4","end_line":5}"#])).remove(0);
+    assert_eq!(
+        v["error"]["message"],
+        "A PATH:N-M target names its lines itself; end_line cannot be combined with it (drop :3-4, or drop end_line)."
+    );
 }
 
 #[test]
