@@ -103,6 +103,13 @@ pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Erro
     }
 }
 
+/// The BLAKE3 of the image's bytes (at most [`scale::MAX_FILE_BYTES`], as it was read).
+pub fn hash(file: &File, size: u64) -> std::io::Result<String> {
+    let mut bytes = vec![0u8; size.min(scale::MAX_FILE_BYTES) as usize];
+    let n = read_full(file, &mut bytes, 0)?;
+    Ok(blake3::hash(&bytes[..n]).to_hex().to_string())
+}
+
 /// The four kinds an MCP host can show, from the header: its name, MIME type and the
 /// scaler's kind.
 pub fn kind_of(head: &[u8]) -> Option<(&'static str, &'static str, scale::Codec)> {

@@ -294,6 +294,17 @@ fn read_file(
     if request.images()
         && let Some(image) = image::read(file, size, display).transpose()
     {
+        let mut facts = facts.clone();
+        // `hash` and `if_changed` hold for an image as for any file (SPEC §11): the hash
+        // of its bytes, and no image sent again when they are the ones the caller has.
+        if request.wants_hash() {
+            let hash = image::hash(file, size).map_err(|e| Error::read_failed(&facts.path, &e))?;
+            if request.call.if_changed.as_deref() == Some(hash.as_str()) {
+                facts.content_hash = Some(hash);
+                return Ok(Success::Unchanged(crate::outcome::Unchanged { facts }));
+            }
+            facts.content_hash = Some(hash);
+        }
         return image.map(|image| Success::Image(image, facts));
     }
     if let Some(kind) = document_kind(request, file, display)? {

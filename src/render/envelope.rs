@@ -276,6 +276,7 @@ impl<'a> Envelope<'a> {
             }
             Success::Image(image, facts) => {
                 file_stats(&mut stats, facts);
+                stats.content_hash = facts.content_hash.clone();
                 let data = Data {
                     mime_type: Some(image.mime_type),
                     width: Some(image.width),

@@ -94,7 +94,12 @@ pub fn footer_of(
             "(unchanged since hash {})",
             unchanged.facts.content_hash.as_deref().unwrap_or_default()
         )],
-        Success::Image(..) => Vec::new(),
+        // The hash of its bytes, as a footer line of the text block (SPEC §17).
+        Success::Image(_, facts) => facts
+            .content_hash
+            .iter()
+            .map(|hash| format!("[content_hash: {hash}]"))
+            .collect(),
         Success::Outline(outline) => {
             let shown = outline.symbols.len();
             let replaced = outline

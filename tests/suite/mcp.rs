@@ -523,6 +523,15 @@ async fn images_are_answered_as_image_blocks_with_their_dimensions() {
         // Outside --mcp an image stays binary.
         let out = ws.run(&[path]);
         assert_eq!(common::code(&out), 7, "{path}");
+        // `hash` gives its bytes' BLAKE3, and `if_changed` with it sends nothing again.
+        let hash = blake3::hash(&bytes).to_hex().to_string();
+        let r = call(&client, json!({"path": path, "hash": true})).await;
+        let v = r.structured_content.unwrap();
+        assert_eq!(v["stats"]["content_hash"], hash.as_str(), "{path}: {v}");
+        let r = call(&client, json!({"path": path, "if_changed": hash})).await;
+        assert_eq!(r.content.len(), 1, "{path}");
+        let v = r.structured_content.unwrap();
+        assert_eq!(v["status"], "unchanged", "{path}: {v}");
     }
     // Over 64 MiB, or over 100 megapixels by its header: refused before decoding.
     let logo = std::fs::read(ws.path().join("pics/logo.png")).unwrap();
