@@ -343,6 +343,15 @@ fn lone_macro(trimmed: &[u8]) -> Option<usize> {
     (end == trimmed.len()).then_some(end)
 }
 
+/// The end (after `]]`) of the attribute `[[…]]` that opens at `at`, on the line.
+fn attribute_end(line: &[u8], at: usize) -> Option<usize> {
+    if !line[at..].starts_with(b"[[") {
+        return None;
+    }
+    let stop = line.len().min(at.saturating_add(MAX_ARGUMENT_BYTES));
+    memchr::memmem::find(&line[at + 2..stop], b"]]").map(|close| at + 2 + close + 2)
+}
+
 /// Words that may stand between a parameter list's `)` and a trailing macro.
 const AFTER_PARAMETERS: &[&[u8]] = &[b"const", b"override", b"final", b"noexcept", b"volatile"];
 
@@ -371,6 +380,12 @@ fn inline_macros(line: &[u8]) -> Vec<(usize, usize)> {
         }
         if b == b'"' || b == b'\'' {
             break;
+        }
+        // An attribute (`[[nodiscard]]`) says nothing of where a macro stands: passed
+        // over, as if it were not there.
+        if let Some(end) = attribute_end(line, at) {
+            at = end;
+            continue;
         }
         if !is_word_byte(b) {
             if !b.is_ascii_whitespace() {
@@ -429,10 +444,15 @@ fn inline_macros(line: &[u8]) -> Vec<(usize, usize)> {
                     continue;
                 }
             }
-            // `class NAME Type`: the type's own name follows.
+            // `class NAME Type`: the type's own name follows (after attributes, if any:
+            // `class API [[nodiscard]] Result`).
+            let mut named = after;
+            while let Some(end) = attribute_end(line, named) {
+                named = skip_space(line, end);
+            }
             if previous_words.len() == 1
                 && matches!(previous_words[0], b"class" | b"struct" | b"union")
-                && line.get(after).is_some_and(|&c| is_word_byte(c))
+                && line.get(named).is_some_and(|&c| is_word_byte(c))
             {
                 found.push((at, end));
                 at = end;

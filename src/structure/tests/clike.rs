@@ -120,6 +120,24 @@ fn a_comment_in_a_continued_define_loses_no_definition() {
     );
 }
 
+/// An attribute beside a class's export macro (googletest's `class GTEST_API_
+/// [[nodiscard]] R`) kept the macro from being read as one: the class and its methods
+/// were lost.
+#[test]
+fn a_class_macro_beside_an_attribute_is_passed_over() {
+    check(
+        Language::Cpp,
+        "namespace n {\nclass API [[nodiscard]] R {\n public:\n  int F(int x) {\n    return x;\n  }\n};\nclass [[nodiscard]] API S {\n  int G() { return 1; }\n};\n}\n",
+        &[
+            ("n", "namespace", 1, 1, 11, 0),
+            ("n::R", "class", 2, 2, 7, 1),
+            ("n::R::F", "method", 4, 4, 6, 2),
+            ("n::S", "class", 8, 8, 10, 1),
+            ("n::S::G", "method", 9, 9, 9, 2),
+        ],
+    );
+}
+
 #[test]
 fn macros_do_not_make_or_break_definitions() {
     // A macro call without `;` makes recovery take `if (y) { … }` for a definition:
