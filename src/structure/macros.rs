@@ -481,11 +481,17 @@ fn balance(text: &[u8]) -> (i64, i64) {
     let mut at = 0;
     while at < text.len() {
         match text[at] {
-            b'/' if matches!(text.get(at + 1), Some(b'/' | b'*')) => {
+            b'/' if text.get(at + 1) == Some(&b'/') => {
                 at = text[at..]
                     .iter()
                     .position(|&b| b == b'\n')
                     .map_or(text.len(), |n| at + n);
+            }
+            // A block comment ends at its `*/`, not at the line's end: `void A(int /*a*/)
+            // {}` leaves nothing open.
+            b'/' if text.get(at + 1) == Some(&b'*') => {
+                at = memchr::memmem::find(&text[at + 2..], b"*/")
+                    .map_or(text.len(), |n| at + 2 + n + 1);
             }
             quote @ (b'"' | b'\'') => {
                 at += 1;

@@ -138,6 +138,24 @@ fn a_class_macro_beside_an_attribute_is_passed_over() {
     );
 }
 
+/// A block comment in a branch of an `#if` was read as running to its line's end, so
+/// `void A(int /*a*/) {}` seemed to leave a parenthesis open, and the class and the
+/// namespace around it were lost (googletest's gtest.cc).
+#[test]
+fn a_block_comment_in_an_if_branch_leaves_nothing_open() {
+    check(
+        Language::Cpp,
+        "namespace n {\nclass P {\n#ifndef X\n  void A(int /*a*/) {}\n#else\n#endif\n#ifndef X\n  void B(int /*b*/) {}\n#else\n#endif\n};\nint Other() {\n  return 1;\n}\n}\n",
+        &[
+            ("n", "namespace", 1, 1, 15, 0),
+            ("n::P", "class", 2, 2, 11, 1),
+            ("n::P::A", "method", 4, 4, 4, 2),
+            ("n::P::B", "method", 8, 8, 8, 2),
+            ("n::Other", "function", 12, 12, 14, 1),
+        ],
+    );
+}
+
 #[test]
 fn macros_do_not_make_or_break_definitions() {
     // A macro call without `;` makes recovery take `if (y) { … }` for a definition:
