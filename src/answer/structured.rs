@@ -284,6 +284,29 @@ fn read_document(
 
 /// The cell or page `query` names, or NOT_FOUND with the nearest ones.
 fn find_part(parts: &[document::Part], query: &str, path: &str) -> Result<usize, Error> {
+    // A cell's id is the notebook's to choose, and two cells may have the same one: then
+    // it names no one cell. A name (`cell-3`) is unique, and wins over an id.
+    let named: Vec<usize> = (0..parts.len())
+        .filter(|&i| parts[i].id.as_deref() == Some(query.trim()))
+        .collect();
+    let by_name = parts
+        .iter()
+        .any(|p| p.name.eq_ignore_ascii_case(query.trim()));
+    if named.len() > 1 && !by_name {
+        let what = parts[named[0]].kind;
+        return Err(Error::invalid_param(format!(
+            "'{}' is the id of {} {what}s in '{path}': name one by its number.",
+            query.trim(),
+            named.len()
+        ))
+        .with_suggestions(
+            named
+                .iter()
+                .take(MAX_AMBIGUOUS)
+                .map(|&i| format!("{path}#{}", parts[i].name))
+                .collect(),
+        ));
+    }
     if let Some(found) = document::find(parts, query) {
         return Ok(parts
             .iter()

@@ -205,6 +205,26 @@ fn cells_are_symbols_by_number_or_id() {
         v["data"]["content"],
         "   5 | # %% [code] cell-2\n   6 | import os\n   7 | os.getcwd()\n"
     );
+    // An id two cells share names neither: the answer lists them by number, which works;
+    // a number wins over an id that is another cell's name.
+    let cell = |i: u32, id: &str| json!({"cell_type": "code", "id": id, "metadata": {}, "source": format!("x = {i}"), "outputs": [], "execution_count": null});
+    ws.file(
+        "dup.ipynb",
+        json!({"nbformat": 4, "nbformat_minor": 5, "metadata": {},
+               "cells": [cell(1, "dup"), cell(2, "dup"), cell(3, "cell-1")]})
+        .to_string(),
+    );
+    let v = ws.json(&["dup.ipynb#dup"]);
+    assert_eq!(v["error"]["code"], "INVALID_PARAM", "{v}");
+    assert_eq!(
+        v["error"]["suggestions"],
+        json!(["dup.ipynb#cell-1", "dup.ipynb#cell-2"])
+    );
+    let v = ws.json(&["dup.ipynb#cell-1"]);
+    assert_eq!(
+        v["data"]["content"],
+        "   1 | # %% [code] cell-1\n   2 | x = 1\n"
+    );
     // The cell that holds a line.
     let out = ws.run(&["nb.ipynb:9", "--enclosing", "--no-hint"]);
     assert!(stdout(&out).starts_with("   5 | # %% [code] cell-2\n"));
