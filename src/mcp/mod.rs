@@ -252,8 +252,15 @@ impl Server {
         }
         // A heavy read waits for its turn (without holding a thread): the server's memory
         // is then bounded by a few heavy reads, not by the calls in flight.
+        // With its turn, it also waits while the answers not written yet are many: a
+        // client that does not read them would otherwise have the server hold every heavy
+        // answer in flight.
         let turn = match answer::heavy(&request, &plan) {
-            true => self.heavy.clone().acquire_owned().await.ok(),
+            true => {
+                let turn = self.heavy.clone().acquire_owned().await.ok();
+                transport::room_to_answer().await;
+                turn
+            }
             false => None,
         };
         let served = root.clone();
@@ -289,6 +296,7 @@ impl Server {
         let params = request.params.for_target(&request.targets[0]);
         // Its targets are not resolved yet, and any may be heavy: the call takes a turn.
         let turn = self.heavy.clone().acquire_owned().await.ok();
+        transport::room_to_answer().await;
         tokio::task::spawn_blocking(move || {
             let _turn = turn;
             answer::document::cancellable(cancelled, || {

@@ -24,6 +24,7 @@ use std::collections::{HashMap, VecDeque};
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::read::bytes;
 use rmcp::RoleServer;
@@ -35,7 +36,29 @@ use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::{StdioReader, StdioWriter, Transport};
 use serde_json::{Map, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{Mutex, Notify, OwnedSemaphorePermit, Semaphore};
+
+/// Bytes of answers made and not yet written: a client that does not read its answers
+/// holds them in the server. Heavy reads wait while they pass [`MAX_UNWRITTEN`], so that
+/// 64 calls in flight of 20 MiB images each hold no gigabytes (SPEC §12: backpressure).
+static UNWRITTEN: AtomicUsize = AtomicUsize::new(0);
+/// Told each time an answer is written.
+static WRITTEN: Notify = Notify::const_new();
+const MAX_UNWRITTEN: usize = 128 << 20;
+
+/// Waits until the answers not yet written take at most [`MAX_UNWRITTEN`] bytes.
+pub async fn room_to_answer() {
+    loop {
+        let written = WRITTEN.notified();
+        tokio::pin!(written);
+        // Listening before looking: a write between the two is not missed.
+        written.as_mut().enable();
+        if UNWRITTEN.load(Ordering::Acquire) <= MAX_UNWRITTEN {
+            return;
+        }
+        written.await;
+    }
+}
 
 /// Standard input and output, one JSON-RPC message a line.
 pub struct Stdio {
@@ -155,11 +178,19 @@ impl Transport<RoleServer> for Stdio {
             None => (Some(frame(&item)), None),
         };
         let out = self.out.clone();
+        let frame = frame.map(|frame| {
+            let frame = frame?;
+            UNWRITTEN.fetch_add(frame.len(), Ordering::AcqRel);
+            Ok::<_, io::Error>(frame)
+        });
         async move {
             let Some(frame) = frame else {
                 return Ok(());
             };
-            let written = write_line(&out, &frame?).await;
+            let frame = frame?;
+            let written = write_line(&out, &frame).await;
+            UNWRITTEN.fetch_sub(frame.len(), Ordering::AcqRel);
+            WRITTEN.notify_waiters();
             drop(permit);
             written
         }

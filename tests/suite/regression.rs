@@ -257,6 +257,86 @@ fn a_client_that_never_reads_answers_makes_the_server_stop_reading() {
     let _ = child.wait();
 }
 
+/// A client that asks for images and never reads the answers: heavy reads wait while the
+/// answers not yet written pass 128 MiB, so 64 calls in flight of 12 MiB of images each
+/// do not make the server hold them all (1.6 GB with 20 MiB each before); read, every
+/// call is answered.
+#[test]
+fn unread_image_answers_do_not_pile_up() {
+    const CALLS: u64 = 64;
+    let ws = Workspace::new();
+    // A 640x480 PNG header, padded to 3 MiB: sent as it is, 4 MiB of base64.
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    png.extend(640u32.to_be_bytes());
+    png.extend(480u32.to_be_bytes());
+    png.extend(b"\x08\x06\0\0\0\0\0\0\0\0\0\0\0IEND\xaeB`\x82");
+    png.resize(3 << 20, 0);
+    ws.file("p.png", &png);
+    let mut child = Command::new(bin())
+        .arg("--mcp")
+        .current_dir(ws.path())
+        .env_remove("AGENTREAD_ROOT")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"r","version":"1"}}}"#;
+    writeln!(stdin, "{init}").unwrap();
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+    )
+    .unwrap();
+    for id in 1..=CALLS {
+        writeln!(
+            stdin,
+            "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"tools/call\",\"params\":{{\"name\":\"read\",\"arguments\":{{\"paths\":[\"p.png\",\"p.png\",\"p.png\"]}}}}}}"
+        )
+        .unwrap();
+    }
+    stdin.flush().unwrap();
+    // Long enough for every call to have been answered, were nothing holding them back.
+    std::thread::sleep(Duration::from_secs(4));
+    let peak = peak_kib(child.id());
+    assert!(peak < 400 * 1024, "peak RSS {peak} KiB");
+    let reader = std::thread::spawn(move || {
+        let mut ids = Vec::new();
+        for line in BufReader::new(stdout).lines() {
+            // The id only, not 12 MiB of JSON parsed for each answer.
+            let line = line.unwrap();
+            let at = line.find("\"id\":").unwrap() + 5;
+            let digits: String = line[at..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            ids.push(digits.parse::<u64>().unwrap());
+            if ids.len() as u64 == CALLS + 1 {
+                break;
+            }
+        }
+        ids
+    });
+    let mut ids = reader.join().unwrap();
+    ids.sort_unstable();
+    assert_eq!(ids, (0..=CALLS).collect::<Vec<u64>>());
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// The peak resident memory of process `pid` (`VmHWM`), in KiB.
+fn peak_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap()
+}
+
 // ---------------------------------------------------------------------------------------
 // 4: the client's roots fail closed
 
