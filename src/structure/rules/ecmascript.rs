@@ -72,8 +72,14 @@ fn classify(node: Node, cx: &Context) -> Option<Def> {
         }
         "assignment_expression" => return property_function(node, cx),
         "abstract_method_signature" => named("method", node, "name", cx)?,
-        // An interface's methods; in a class a signature is an overload, no definition.
+        // An interface's methods; in a class a signature is an overload: the method of
+        // the same name right after it takes its lines in (left alone, it is a method).
         "method_signature" if parent_is(cx, "interface_body") => named("method", node, "name", cx)?,
+        "method_signature" if parent_is(cx, "class_body") => {
+            let mut def = named("method", node, "name", cx)?;
+            def.overload = true;
+            def
+        }
         "field_definition" | "public_field_definition" => return class_field(node, cx),
         "variable_declarator" => return declarator(node, cx),
         _ => return None,

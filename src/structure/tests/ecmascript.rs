@@ -90,6 +90,21 @@ fn typescript() {
     check(Language::Tsx, TYPESCRIPT, &expected);
 }
 
+/// A class method's overload signatures belong to it, as a function's do (SPEC §15 "More
+/// symbols"): `K.go` runs from the first overload's leading comment.
+#[test]
+fn class_method_overloads_belong_to_the_method() {
+    check(
+        Language::TypeScript,
+        "class K {\n  /** over */\n  go(a: string): void;\n  go(a: number): void;\n  go(a: any): void {\n    return;\n  }\n  abstract only(): void;\n}\n",
+        &[
+            ("K", "class", 1, 1, 9, 0),
+            ("K.go", "method", 2, 5, 7, 1),
+            ("K.only", "method", 8, 8, 8, 1),
+        ],
+    );
+}
+
 #[test]
 fn javascript_with_jsx_and_old_style_code() {
     check(
