@@ -165,18 +165,15 @@ fn rss_kib(pid: u32) -> u64 {
         .unwrap_or(0)
 }
 
-/// A client that sends calls and never reads the answers: the server stops reading once
-/// 64 calls are in flight (and 64 more read ahead), instead of growing.
-#[test]
-fn a_client_that_never_reads_answers_makes_the_server_stop_reading() {
-    const CALLS: u64 = 2000;
-    let ws = Workspace::new();
-    // Answers of some 6 KB each, so that a few fill the pipe: no larger, since every call
-    // is answered in the end.
-    let text: String = (1..=100)
-        .map(|n| format!("line {n:05} of the file\n"))
-        .collect();
-    ws.file("big.txt", &text);
+/// `agentread --mcp` in `ws`, initialized, with its standard input and output to drive
+/// by hand (a client that may stop reading).
+fn initialized_server(
+    ws: &Workspace,
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::process::ChildStdout,
+) {
     let mut child = Command::new(bin())
         .arg("--mcp")
         .current_dir(ws.path())
@@ -195,6 +192,22 @@ fn a_client_that_never_reads_answers_makes_the_server_stop_reading() {
         r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
     )
     .unwrap();
+    (child, stdin, stdout)
+}
+
+/// A client that sends calls and never reads the answers: the server stops reading once
+/// 64 calls are in flight (and 64 more read ahead), instead of growing.
+#[test]
+fn a_client_that_never_reads_answers_makes_the_server_stop_reading() {
+    const CALLS: u64 = 2000;
+    let ws = Workspace::new();
+    // Answers of some 6 KB each, so that a few fill the pipe: no larger, since every call
+    // is answered in the end.
+    let text: String = (1..=100)
+        .map(|n| format!("line {n:05} of the file\n"))
+        .collect();
+    ws.file("big.txt", &text);
+    let (mut child, mut stdin, stdout) = initialized_server(&ws);
     // Writes on another thread: once the server stops reading, the writes block.
     let (tx, written) = mpsc::channel();
     let writer = std::thread::spawn(move || {
@@ -272,24 +285,7 @@ fn unread_image_answers_do_not_pile_up() {
     png.extend(b"\x08\x06\0\0\0\0\0\0\0\0\0\0\0IEND\xaeB`\x82");
     png.resize(3 << 20, 0);
     ws.file("p.png", &png);
-    let mut child = Command::new(bin())
-        .arg("--mcp")
-        .current_dir(ws.path())
-        .env_remove("AGENTREAD_ROOT")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"r","version":"1"}}}"#;
-    writeln!(stdin, "{init}").unwrap();
-    writeln!(
-        stdin,
-        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
-    )
-    .unwrap();
+    let (mut child, mut stdin, stdout) = initialized_server(&ws);
     for id in 1..=CALLS {
         writeln!(
             stdin,
