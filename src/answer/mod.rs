@@ -43,6 +43,25 @@ pub fn parses(request: &Request, plan: &Plan) -> bool {
     }
 }
 
+/// The size of the file when the plan reads a source file's structure, and no more (not a
+/// notebook's, a PDF's or an image's, which a small file can make large): its parse is
+/// bounded by its size, and by the 112 MiB a parse may hold whatever its shape.
+pub fn source_parse_size(request: &Request, plan: &Plan) -> Option<u64> {
+    match plan {
+        Plan::File {
+            how: How::Structure(_),
+            file,
+            display,
+            ..
+        } if !document_kind(request, file, display).is_ok_and(|k| k.is_some())
+            && !(request.images() && image::is_image(file)) =>
+        {
+            plan.file_size()
+        }
+        _ => None,
+    }
+}
+
 /// Whether reading a plan may take much memory (up to the bound of its kind: 256 MiB for
 /// a PDF or a parse, a notebook 3 times its size, an image its decode, a map its files'
 /// parses): what the MCP server admits only a few at a time.

@@ -50,6 +50,7 @@ pub fn serve(settings: Settings, fixed: Option<Root>) -> Option<ErrorCode> {
     };
     let server = Server {
         heavy: Arc::new(Semaphore::new(HEAVY_AT_ONCE)),
+        small_parses: Arc::new(Semaphore::new(SMALL_PARSES_AT_ONCE)),
         settings: Arc::new(settings),
         fixed: fixed.map(Served::new),
         roots: Mutex::new(None),
@@ -97,6 +98,8 @@ fn startup_failed(reason: &str) -> Option<ErrorCode> {
 struct Server {
     /// The turns of heavy reads (`HEAVY_AT_ONCE`).
     heavy: Arc<Semaphore>,
+    /// The turns of parses of small source files (`SMALL_PARSES_AT_ONCE`).
+    small_parses: Arc<Semaphore>,
     settings: Arc<Settings>,
     /// `--root` or `AGENTREAD_ROOT`: the only root, and the client is not asked.
     fixed: Option<Arc<Served>>,
@@ -255,13 +258,19 @@ impl Server {
         // With its turn, it also waits while the answers not written yet are many: a
         // client that does not read them would otherwise have the server hold every heavy
         // answer in flight.
-        let turn = match answer::heavy(&request, &plan) {
-            true => {
+        // The structure of a small source file has turns of its own: its parse takes
+        // milliseconds, and it does not wait behind a PDF's ten seconds (SPEC §12: no
+        // read, however slow, stops the server from answering the others).
+        let small_parse = answer::source_parse_size(&request, &plan)
+            .is_some_and(|size| size > 0 && size <= QUICK_READ);
+        let turn = match (small_parse, answer::heavy(&request, &plan)) {
+            (true, _) => self.small_parses.clone().acquire_owned().await.ok(),
+            (false, true) => {
                 let turn = self.heavy.clone().acquire_owned().await.ok();
                 transport::room_to_answer().await;
                 turn
             }
-            false => None,
+            (false, false) => None,
         };
         let served = root.clone();
         let settings = settings.clone();
@@ -388,6 +397,11 @@ fn read_tool() -> Tool {
 /// 256 MiB its kind is bounded by, so the server stays under 1 GiB with 64 calls in
 /// flight, whatever they read.
 const HEAVY_AT_ONCE: usize = 2;
+
+/// Parses of source files up to `QUICK_READ` run at most this many at once, beside the
+/// heavy reads: each holds at most 112 MiB (a dense minified file; real code of that size
+/// a few MiB), so two keep the server under its 1 GiB with two heavy reads running.
+const SMALL_PARSES_AT_ONCE: usize = 2;
 
 /// Files up to this size are read on the protocol's thread (see `Server::answer`).
 const QUICK_READ: u64 = 256 * 1024;

@@ -998,6 +998,33 @@ fn a_small_read_is_not_queued_behind_large_ones_and_memory_stays_bounded() {
     raw.finish();
 }
 
+/// The outline of a small source file has turns of its own: it is answered before two
+/// slow heavy reads that hold both heavy turns (before, it waited for one of them).
+#[test]
+fn a_small_outline_is_not_queued_behind_slow_heavy_reads() {
+    let ws = workspace();
+    // Each a parse of seconds: 8 MB of Python, given up at the 2 s parse budget or read.
+    let slow = "def f(x):\n    return [x for x in range(10) if x]\n".repeat(160_000);
+    ws.file("slow1.py", &slow);
+    ws.file("slow2.py", &slow);
+    ws.file("small.py", "def g():\n    return 1\n");
+    let mut raw = Server::start(ws.path(), &["--no-cache"], json!({}));
+    raw.read_call(100, json!({"path": "slow1.py", "outline": true}));
+    raw.read_call(101, json!({"path": "slow2.py", "outline": true}));
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    raw.read_call(1, json!({"path": "small.py", "outline": true}));
+    let first = raw.receive();
+    assert_eq!(first["id"], 1, "the small outline waited: {first}");
+    assert_eq!(
+        first["result"]["structuredContent"]["data"]["symbols"][0]["name"],
+        "g"
+    );
+    for _ in 0..2 {
+        raw.receive();
+    }
+    raw.finish();
+}
+
 #[test]
 fn a_client_that_closes_our_output_ends_the_server_quietly() {
     let ws = workspace();
