@@ -53,8 +53,8 @@ pub fn source_parse_size(request: &Request, plan: &Plan) -> Option<u64> {
             file,
             display,
             ..
-        } if !document_kind(request, file, display).is_ok_and(|k| k.is_some())
-            && !(request.images() && image::is_image(file)) =>
+        } if !(document_kind(request, file, display).is_ok_and(|k| k.is_some())
+            || request.images() && image::is_image(file)) =>
         {
             plan.file_size()
         }
