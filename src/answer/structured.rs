@@ -799,6 +799,8 @@ fn outline_page(
         .collect();
     let page: Vec<&Symbol> = chosen.iter().take(limit).copied().collect();
     let mut rows = RowTexts::new(request.settings.max_line_chars);
+    // The first row's range and text, to cut it when it alone passes a budget.
+    let mut first_row: Option<(String, String)> = None;
     let range_width = |s: &&Symbol| {
         let digits = |n: u64| n.checked_ilog10().map_or(1, |d| d as usize + 1);
         digits(s.start_line) + 1 + digits(s.end_line)
@@ -815,16 +817,13 @@ fn outline_page(
             Some((_, title)) => cut(title, request.settings.max_line_chars),
             None => rows.text(symbol, line_text(symbol.def_line)),
         };
-        let mut line = format!("{range:>width$} | {text}\n");
-        if (content.len() + line.len()) as u64 > budget {
-            if !shown.is_empty() {
-                truncated_by = Some(TruncatedBy::Bytes);
-                break;
-            }
-            // A first row that alone passes the budget is cut to fit, as a window's
-            // first line is (SPEC §4).
-            line = first_row_cut(&range, width, &text, |row| row.len() as u64 <= budget);
+        let line = format!("{range:>width$} | {text}\n");
+        if !shown.is_empty() && (content.len() + line.len()) as u64 > budget {
             truncated_by = Some(TruncatedBy::Bytes);
+            break;
+        }
+        if shown.is_empty() {
+            first_row = Some((range, text));
         }
         content.extend_from_slice(line.as_bytes());
         shown.push(SymbolInfo {
@@ -839,27 +838,26 @@ fn outline_page(
     {
         let ends: Vec<usize> = bytes::positions(b'\n', &content).map(|at| at + 1).collect();
         let (keep, tokens) = tokens::lines_within_counted(&content, &ends, max);
-        if keep == 0 {
-            // The first row alone passes the budget: it is cut to fit.
-            let first = String::from_utf8_lossy(&content[..ends[0]]).into_owned();
-            let (range, text) = first
-                .trim_end_matches('\n')
-                .split_once(" | ")
-                .unwrap_or_default();
-            let row = first_row_cut(range.trim_start(), width, text, |row| {
-                tokens::within(row.as_bytes(), max)
-            });
-            content = row.into_bytes();
-            shown.truncate(1);
+        if keep < ends.len() {
+            content.truncate(ends[keep.max(1) - 1]);
+            shown.truncate(keep.max(1));
             truncated_by = Some(TruncatedBy::Tokens);
-        } else if keep < ends.len() {
-            content.truncate(ends[keep - 1]);
-            shown.truncate(keep);
-            truncated_by = Some(TruncatedBy::Tokens);
-            page_tokens = tokens;
-        } else {
-            page_tokens = tokens;
         }
+        page_tokens = tokens.filter(|_| keep > 0);
+    }
+    // A first row that alone passes a budget is cut to fit both, as a window's first line
+    // is (SPEC §4, §18).
+    let fits = |row: &str| {
+        row.len() as u64 <= budget
+            && max_tokens.is_none_or(|max| tokens::within(row.as_bytes(), max))
+    };
+    if shown.len() == 1
+        && let Some((range, text)) = &first_row
+        && !fits(&String::from_utf8_lossy(&content))
+    {
+        content = first_row_cut(range, width, text, fits).into_bytes();
+        truncated_by = truncated_by.or(Some(TruncatedBy::Bytes));
+        page_tokens = None;
     }
     let following = chosen.get(shown.len());
     let next = following.map(|s| s.start_line);
@@ -898,7 +896,6 @@ fn outline_page(
     Ok((outline, as_wide))
 }
 
-/// A definition's line, cut as `--max-line-chars` cuts lines (with the window's marker).
 /// The text of each outline row from its definition's line, cut to the line's character
 /// limit: from the symbol's start when that lies past what the cut line shows (minified
 /// code, whose symbols share one line), so that each row shows its own definition. Each
@@ -906,65 +903,61 @@ fn outline_page(
 /// page of a one-line file costs its line, not its line for each symbol.
 struct RowTexts {
     max_chars: u64,
-    /// The line counted last: its number, its characters, and how far it was walked
-    /// (a byte and the characters before it).
-    line: Option<(u64, u64, usize, u64)>,
+    /// The line counted last: its number and characters, and how far it was walked (a
+    /// byte, and the characters before it).
+    line: u64,
+    total: u64,
+    at: usize,
+    before: u64,
 }
 
 impl RowTexts {
     fn new(max_chars: u64) -> RowTexts {
         RowTexts {
             max_chars,
-            line: None,
+            line: 0,
+            total: 0,
+            at: 0,
+            before: 0,
         }
     }
 
     fn text(&mut self, symbol: &Symbol, raw: &[u8]) -> String {
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        let total = match self.line {
-            Some((line, total, ..)) if line == symbol.def_line => total,
-            _ => {
-                let total = chars_of(raw);
-                self.line = Some((symbol.def_line, total, 0, 0));
-                total
-            }
-        };
-        let head = |chars: u64| -> String {
-            let shown = char_boundary(raw, 0, chars);
-            let mut text = String::from_utf8_lossy(&raw[..shown]).into_owned();
-            if chars < total {
-                let mut marker = Vec::new();
-                write_cut_marker(&mut marker, total - chars);
-                text.push_str(&String::from_utf8_lossy(&marker));
-            }
-            text
-        };
+        if self.line != symbol.def_line {
+            (self.line, self.total, self.at, self.before) = (symbol.def_line, chars_of(raw), 0, 0);
+        }
         let col = (symbol.start_col as usize).min(raw.len());
-        let shown_bytes = char_boundary(raw, 0, self.max_chars);
-        if symbol.def_line != symbol.start_line || total <= self.max_chars || col < shown_bytes {
-            return head(self.max_chars.min(total));
+        if symbol.def_line != symbol.start_line
+            || self.total <= self.max_chars
+            || col < char_boundary(raw, self.max_chars)
+        {
+            return cut_bytes(raw, self.total, self.max_chars);
         }
         // The characters before the symbol's start, walked on from the last row's.
-        let Some((_, _, at, before)) = &mut self.line else {
-            return head(self.max_chars);
-        };
-        if col < *at {
-            (*at, *before) = (0, 0);
+        if col < self.at {
+            (self.at, self.before) = (0, 0);
         }
-        *before += chars_of(&raw[*at..col]);
-        *at = col;
-        let rest = &raw[col..];
-        let left = total - *before;
-        let shown = char_boundary(rest, 0, self.max_chars);
-        let mut text = String::from("…");
-        text.push_str(&String::from_utf8_lossy(&rest[..shown]));
-        if left > self.max_chars {
-            let mut marker = Vec::new();
-            write_cut_marker(&mut marker, left - self.max_chars);
-            text.push_str(&String::from_utf8_lossy(&marker));
-        }
-        text
+        self.before += chars_of(&raw[self.at..col]);
+        self.at = col;
+        format!(
+            "…{}",
+            cut_bytes(&raw[col..], self.total - self.before, self.max_chars)
+        )
     }
+}
+
+/// `bytes` of `chars` characters as lossy UTF-8 shows them, cut after `max_chars` with the
+/// window's marker.
+fn cut_bytes(bytes: &[u8], chars: u64, max_chars: u64) -> String {
+    let shown = char_boundary(bytes, max_chars);
+    let mut text = String::from_utf8_lossy(&bytes[..shown]).into_owned();
+    if chars > max_chars {
+        let mut marker = Vec::new();
+        write_cut_marker(&mut marker, chars - max_chars);
+        text.push_str(&String::from_utf8_lossy(&marker));
+    }
+    text
 }
 
 /// The characters of `bytes` as lossy UTF-8 shows them.
@@ -975,11 +968,12 @@ fn chars_of(bytes: &[u8]) -> u64 {
         .sum()
 }
 
-/// The byte where the character `chars` after byte `from` starts (or the end).
-fn char_boundary(bytes: &[u8], from: usize, chars: u64) -> usize {
-    let mut at = from;
+/// The byte where character `chars` of `bytes` starts, as lossy UTF-8 counts them (or the
+/// end).
+fn char_boundary(bytes: &[u8], chars: u64) -> usize {
+    let mut at = 0;
     let mut left = chars;
-    for chunk in bytes[from..].utf8_chunks() {
+    for chunk in bytes.utf8_chunks() {
         for (i, _) in chunk.valid().char_indices() {
             if left == 0 {
                 return at + i;
@@ -1001,8 +995,8 @@ fn char_boundary(bytes: &[u8], from: usize, chars: u64) -> usize {
 /// A first outline row that alone passes the budget, its text cut to the most characters
 /// with which `fits` holds (none, with only its range and the marker, at least).
 fn first_row_cut(range: &str, width: usize, text: &str, fits: impl Fn(&str) -> bool) -> String {
+    let chars = text.chars().count();
     let row = |keep: usize| -> String {
-        let chars = text.chars().count();
         let kept: String = text.chars().take(keep).collect();
         let mut line = format!("{range:>width$} | {kept}").into_bytes();
         if keep < chars {
@@ -1011,7 +1005,7 @@ fn first_row_cut(range: &str, width: usize, text: &str, fits: impl Fn(&str) -> b
         line.push(b'\n');
         String::from_utf8_lossy(&line).into_owned()
     };
-    let (mut lo, mut hi) = (0, text.chars().count());
+    let (mut lo, mut hi) = (0, chars);
     while lo < hi {
         let mid = (lo + hi).div_ceil(2);
         match fits(&row(mid)) {
@@ -1022,6 +1016,7 @@ fn first_row_cut(range: &str, width: usize, text: &str, fits: impl Fn(&str) -> b
     row(lo)
 }
 
+/// A definition's line, cut as `--max-line-chars` cuts lines (with the window's marker).
 pub fn cut(text: &str, max_chars: u64) -> String {
     let chars = text.chars().count() as u64;
     if chars <= max_chars {
