@@ -295,4 +295,8 @@ pub struct Image {
     /// What is sent is a scaled (or re-encoded) copy, not the file.
     pub scaled: bool,
     pub bytes: Vec<u8>,
+    /// The BLAKE3 of the file's bytes, when asked.
+    pub hash: Option<String>,
+    /// The file's bytes are the ones the caller has (`if_changed`): nothing was made.
+    pub unchanged: bool,
 }

@@ -16,8 +16,18 @@ pub fn is_image(file: &File) -> bool {
     read_full(file, &mut head, 0).is_ok_and(|n| kind_of(&head[..n]).is_some())
 }
 
+/// What the caller asks of an image's bytes besides the image (SPEC §11, §17).
+#[derive(Clone, Copy)]
+pub enum Hashed<'a> {
+    No,
+    /// Their BLAKE3 in [`Image::hash`].
+    Yes,
+    /// Their BLAKE3, and no image made when it is this one (the caller has it).
+    UnlessUnchanged(&'a str),
+}
+
 /// The image `file` holds, or None when its first bytes are not one of the four kinds.
-pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Error> {
+pub fn read(file: &File, size: u64, display: &str, hashed: Hashed) -> Result<Option<Image>, Error> {
     let mut head = [0u8; 16];
     let n = read_full(file, &mut head, 0).map_err(|e| Error::read_failed(display, &e))?;
     let Some((kind, mime_type, format)) = kind_of(&head[..n]) else {
@@ -52,6 +62,27 @@ pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Erro
     }
     let dimensions = imagesize::blob_size(&bytes).map_err(|_| unreadable())?;
     // As shown: a photo whose EXIF says to turn it a quarter is as wide as it is stored high.
+    // The hash of the bytes just read; when the caller has them, nothing is decoded.
+    let hash = match hashed {
+        Hashed::No => None,
+        Hashed::Yes | Hashed::UnlessUnchanged(_) => Some(blake3::hash(&bytes).to_hex().to_string()),
+    };
+    if let (Hashed::UnlessUnchanged(known), Some(hash)) = (hashed, &hash)
+        && known == hash
+    {
+        return Ok(Some(Image {
+            kind,
+            mime_type,
+            width: 0,
+            height: 0,
+            sent_width: 0,
+            sent_height: 0,
+            scaled: false,
+            bytes: Vec::new(),
+            hash: Some(hash.clone()),
+            unchanged: true,
+        }));
+    }
     let (width, height) = scale::as_shown(
         &bytes,
         format,
@@ -85,6 +116,8 @@ pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Erro
             sent_height: height,
             scaled: false,
             bytes,
+            hash,
+            unchanged: false,
         })),
         Ok(Some(scaled)) => Ok(Some(Image {
             kind,
@@ -95,19 +128,14 @@ pub fn read(file: &File, size: u64, display: &str) -> Result<Option<Image>, Erro
             sent_height: u64::from(scaled.height),
             scaled: true,
             bytes: scaled.bytes,
+            hash,
+            unchanged: false,
         })),
         Err(ScaleError::TooLarge) => Err(too_large(format!("{width}x{height}, {size} bytes"))),
         Err(ScaleError::Undecodable(why)) => Err(damaged(format!(
             "File '{display}' starts like a {kind} image but cannot be decoded ({why})."
         ))),
     }
-}
-
-/// The BLAKE3 of the image's bytes (at most [`scale::MAX_FILE_BYTES`], as it was read).
-pub fn hash(file: &File, size: u64) -> std::io::Result<String> {
-    let mut bytes = vec![0u8; size.min(scale::MAX_FILE_BYTES) as usize];
-    let n = read_full(file, &mut bytes, 0)?;
-    Ok(blake3::hash(&bytes[..n]).to_hex().to_string())
 }
 
 /// The four kinds an MCP host can show, from the header: its name, MIME type and the

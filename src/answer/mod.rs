@@ -310,21 +310,23 @@ fn read_file(
     check_size(request, &facts)?;
     let size = facts.size_bytes;
     let display = facts.path.as_str();
+    // `hash` and `if_changed` hold for an image as for any file (SPEC §11): the hash of
+    // its bytes, and no image made or sent again when they are the ones the caller has.
+    let hashed = match (&request.call.if_changed, request.wants_hash()) {
+        (Some(known), _) => image::Hashed::UnlessUnchanged(known),
+        (None, true) => image::Hashed::Yes,
+        (None, false) => image::Hashed::No,
+    };
     if request.images()
-        && let Some(image) = image::read(file, size, display).transpose()
+        && let Some(image) = image::read(file, size, display, hashed).transpose()
     {
-        let mut facts = facts.clone();
-        // `hash` and `if_changed` hold for an image as for any file (SPEC §11): the hash
-        // of its bytes, and no image sent again when they are the ones the caller has.
-        if request.wants_hash() {
-            let hash = image::hash(file, size).map_err(|e| Error::read_failed(&facts.path, &e))?;
-            if request.call.if_changed.as_deref() == Some(hash.as_str()) {
-                facts.content_hash = Some(hash);
-                return Ok(Success::Unchanged(crate::outcome::Unchanged { facts }));
-            }
-            facts.content_hash = Some(hash);
-        }
-        return image.map(|image| Success::Image(image, facts));
+        let mut image = image?;
+        let mut facts = facts;
+        facts.content_hash = image.hash.take();
+        return Ok(match image.unchanged {
+            true => Success::Unchanged(crate::outcome::Unchanged { facts }),
+            false => Success::Image(image, facts),
+        });
     }
     if let Some(kind) = document_kind(request, file, display)? {
         return read_document(request, facts, file, kind, spec, asked_line, sink);

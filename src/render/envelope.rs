@@ -400,8 +400,13 @@ pub fn image_summary(image: &crate::outcome::Image, facts: &FileFacts) -> String
         true => format!(", scaled to {}x{}", image.sent_width, image.sent_height),
         false => String::new(),
     };
+    let hash = match &facts.content_hash {
+        // The hash of its bytes, as a footer line of the text block (SPEC §17).
+        Some(hash) => format!("\n[content_hash: {hash}]"),
+        None => String::new(),
+    };
     format!(
-        "Image '{}': {}, {}x{}{scaled}, {} bytes.",
+        "Image '{}': {}, {}x{}{scaled}, {} bytes.{hash}",
         facts.path, image.kind, image.width, image.height, facts.size_bytes
     )
 }

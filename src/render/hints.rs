@@ -94,12 +94,8 @@ pub fn footer_of(
             "(unchanged since hash {})",
             unchanged.facts.content_hash.as_deref().unwrap_or_default()
         )],
-        // The hash of its bytes, as a footer line of the text block (SPEC §17).
-        Success::Image(_, facts) => facts
-            .content_hash
-            .iter()
-            .map(|hash| format!("[content_hash: {hash}]"))
-            .collect(),
+        // Its summary holds its hash (`envelope::image_summary`).
+        Success::Image(..) => Vec::new(),
         Success::Outline(outline) => {
             let shown = outline.symbols.len();
             let replaced = outline

@@ -526,6 +526,11 @@ async fn images_are_answered_as_image_blocks_with_their_dimensions() {
         // `hash` gives its bytes' BLAKE3, and `if_changed` with it sends nothing again.
         let hash = blake3::hash(&bytes).to_hex().to_string();
         let r = call(&client, json!({"path": path, "hash": true})).await;
+        assert!(
+            text_of(&r, 0).ends_with(&format!("\n[content_hash: {hash}]")),
+            "{path}: {}",
+            text_of(&r, 0)
+        );
         let v = r.structured_content.unwrap();
         assert_eq!(v["stats"]["content_hash"], hash.as_str(), "{path}: {v}");
         let r = call(&client, json!({"path": path, "if_changed": hash})).await;
