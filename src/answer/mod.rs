@@ -43,22 +43,24 @@ pub fn parses(request: &Request, plan: &Plan) -> bool {
     }
 }
 
-/// The size of the file when the plan reads a source file's structure, and no more (not a
+/// Whether the plan reads the structure of a source file of at most `most` bytes (not a
 /// notebook's, a PDF's or an image's, which a small file can make large): its parse is
-/// bounded by its size, and by the 112 MiB a parse may hold whatever its shape.
-pub fn source_parse_size(request: &Request, plan: &Plan) -> Option<u64> {
+/// bounded by its size, and by the 112 MiB a parse may hold whatever its shape. The file
+/// is looked at only when its size is within `most`.
+pub fn small_source_parse(request: &Request, plan: &Plan, most: u64) -> bool {
     match plan {
         Plan::File {
             how: How::Structure(_),
             file,
             display,
             ..
-        } if !(document_kind(request, file, display).is_ok_and(|k| k.is_some())
-            || request.images() && image::is_image(file)) =>
-        {
+        } => {
             plan.file_size()
+                .is_some_and(|size| size > 0 && size <= most)
+                && !(document_kind(request, file, display).is_ok_and(|k| k.is_some())
+                    || request.images() && image::is_image(file))
         }
-        _ => None,
+        _ => false,
     }
 }
 

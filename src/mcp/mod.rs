@@ -261,16 +261,14 @@ impl Server {
         // The structure of a small source file has turns of its own: its parse takes
         // milliseconds, and it does not wait behind a PDF's ten seconds (SPEC §12: no
         // read, however slow, stops the server from answering the others).
-        let small_parse = answer::source_parse_size(&request, &plan)
-            .is_some_and(|size| size > 0 && size <= QUICK_READ);
-        let turn = match (small_parse, answer::heavy(&request, &plan)) {
-            (true, _) => self.small_parses.clone().acquire_owned().await.ok(),
-            (false, true) => {
-                let turn = self.heavy.clone().acquire_owned().await.ok();
-                transport::room_to_answer().await;
-                turn
-            }
-            (false, false) => None,
+        let turn = if answer::small_source_parse(&request, &plan, QUICK_READ) {
+            self.small_parses.clone().acquire_owned().await.ok()
+        } else if answer::heavy(&request, &plan) {
+            let turn = self.heavy.clone().acquire_owned().await.ok();
+            transport::room_to_answer().await;
+            turn
+        } else {
+            None
         };
         let served = root.clone();
         let settings = settings.clone();
