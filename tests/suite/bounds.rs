@@ -613,6 +613,19 @@ fn dense_minified_javascript_stays_within_its_memory() {
     );
     let peak = server.peak_mib();
     assert!(peak < 256, "peak RSS {peak} MiB");
+    // In a map, the file is listed with the reason.
+    server.read_call(2, json!({"path": ".", "outline": true}));
+    let v = server.receive();
+    let files = &v["result"]["structuredContent"]["data"]["files"];
+    assert_eq!(files[0]["path"], "app.min.js", "{v}");
+    assert_eq!(files[0]["not_parsed"], "memory", "{v}");
+    assert!(
+        v["result"]["structuredContent"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("1 file is listed without its symbols"),
+        "{v}"
+    );
 }
 
 #[test]
