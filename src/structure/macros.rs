@@ -135,6 +135,8 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
     // The last significant line before the current one, kept as the loop goes (a
     // search back from each line would be quadratic over a run of comment lines).
     let mut last_significant: Option<usize> = None;
+    // The last line of the directive whose comments were blanked last.
+    let mut directive_to: Option<usize> = None;
     for index in 0..lines.len() {
         let previous = last_significant;
         if significant(index) {
@@ -143,10 +145,14 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
         let (line_start, line_end) = lines[index];
         let line = &source[line_start..line_end];
         let trimmed = line.trim_ascii();
-        if trimmed.first() == Some(&b'#') {
-            for (from, to) in directive_comments(source, &lines, index) {
+        // A directive's own continued lines are not directives again (each would scan
+        // the rest of it: quadratic over a run of `# … \` lines).
+        if trimmed.first() == Some(&b'#') && directive_to.is_none_or(|to| index > to) {
+            let (comments, last) = directive_comments(source, &lines, index);
+            for (from, to) in comments {
                 blank(from, to, &mut out);
             }
+            directive_to = Some(last);
         }
         if trimmed.is_empty() || trimmed[0] == b'#' {
             continue;
@@ -213,22 +219,22 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
 /// their ends), without the `\` that ends a line: tree-sitter reads a directive's text
 /// as one token, which a comment ends, so that `#define M(x) do { \` over `/* b */ \`
 /// left the macro's `} while (0)` to be read as code, and the function after it was
-/// lost in the recovery.
+/// lost in the recovery. With the directive's last line.
 fn directive_comments(
     source: &[u8],
     lines: &[(usize, usize)],
     first: usize,
-) -> Vec<(usize, usize)> {
+) -> (Vec<(usize, usize)>, usize) {
     let continued = |index: usize| {
         let (s, e) = lines[index];
         source[s..e].trim_ascii_end().ends_with(b"\\")
     };
-    if !continued(first) {
-        return Vec::new();
-    }
     let mut last = first;
     while last + 1 < lines.len() && continued(last) {
         last += 1;
+    }
+    if last == first {
+        return (Vec::new(), last);
     }
     let (from, to) = (lines[first].0, lines[last].1);
     let text = &source[from..to];
@@ -257,7 +263,7 @@ fn directive_comments(
         comments.push((from + start, from + close));
         at = close;
     }
-    comments
+    (comments, last)
 }
 
 /// The keyword an exception macro at `at` stands for, and where it ends: a name written
