@@ -138,8 +138,10 @@ fn key(language: Language, bytes: &[u8]) -> String {
 pub(super) fn build() -> &'static str {
     static BUILD: OnceLock<String> = OnceLock::new();
     BUILD.get_or_init(|| {
-        let exe = std::env::current_exe()
-            .and_then(fs::metadata)
+        // `/proc/self/exe` is the running executable itself (even one replaced since),
+        // and stating it costs no `readlink`.
+        let exe = fs::metadata("/proc/self/exe")
+            .or_else(|_| std::env::current_exe().and_then(fs::metadata))
             .map(|m| {
                 use std::os::unix::fs::MetadataExt;
                 format!("{}.{}.{}", m.len(), m.mtime(), m.mtime_nsec())

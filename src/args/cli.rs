@@ -215,6 +215,7 @@ impl Cli {
         let mut paths = Vec::new();
         let mut given: Vec<(&'static Param, CliValue)> = Vec::new();
         let mut format = None;
+        let mut root: Option<OsString> = None;
         let mut rest = args.get(1..)?.iter();
         while let Some(arg) = rest.next() {
             if !arg.as_encoded_bytes().starts_with(b"-") {
@@ -222,6 +223,16 @@ impl Cli {
                     return None;
                 }
                 paths.push(arg.clone());
+                continue;
+            }
+            // `--root DIR`: the one command-line option every host's call and every
+            // script gives (clap would cost a read a third of a millisecond more).
+            if arg == "--root" {
+                let dir = rest.next()?;
+                let plain = !dir.is_empty() && !dir.as_encoded_bytes().starts_with(b"-");
+                if !plain || root.replace(dir.clone()).is_some() {
+                    return None;
+                }
                 continue;
             }
             let arg = arg.to_str()?;
@@ -266,7 +277,7 @@ impl Cli {
             tool: CliParams { given },
             format,
             numbers: NumberStyle::Pipe,
-            root: None,
+            root,
             max_line_chars: None,
             max_bytes: None,
             max_file_size: None,
@@ -535,6 +546,12 @@ mod tests {
             OsString::from("agentread"),
             OsString::from_vec(vec![b'a', 0xff, b'b']),
         ]);
+        lines.push(vec![
+            OsString::from("agentread"),
+            OsString::from("--root"),
+            OsString::from_vec(vec![b'w', 0xff]),
+            OsString::from("a"),
+        ]);
         // Every per-call option of the table, after the PATH and before it.
         for param in PARAMS.iter() {
             let Some(long) = param.long else { continue };
@@ -560,6 +577,8 @@ mod tests {
             &["a.rs", "b.rs"],
             &["a.rs", "-n", "3", "b.rs"],
             &["a.rs", "--fit", "--max-tokens", "2000"],
+            &["--root", "/tmp/ws", ".", "--outline", "--start-line", "501"],
+            &["a.rs", "--root", "ws dir", "-n", "3"],
         ] {
             lines.push(args(list));
         }
@@ -584,6 +603,11 @@ mod tests {
             &["a", "-f", "json", "-f", "xml"],
             &["a", "--numbers", "tab"],
             &["a", "--bogus"],
+            &["a", "--root"],
+            &["a", "--root", ""],
+            &["a", "--root", "-x"],
+            &["a", "--root", "x", "--root", "y"],
+            &["a", "--root=x"],
             &["a", "-h"],
             &["--version"],
             &["--mcp"],
