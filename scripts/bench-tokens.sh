@@ -19,7 +19,7 @@
 #  3. --signatures on files over 200 lines: tokens against the whole file's, and whether
 #     every top-level definition line and import line stays;
 #  4. time of --signatures and --fit against --outline (hyperfine);
-#  5. tokens of each --numbers style;
+#  5. tokens of each --numbers style on the files of 3;
 #  6. start-up of a 300-line file, text mode and JSON mode (hyperfine -N);
 #  7. counting a default window (51,200 bytes) in one process, tokenizer loaded.
 # Needs hyperfine and python3. Prints the CPU model with every table.
@@ -202,16 +202,20 @@ print(f"3. --signatures on {len(shares)} files over 200 lines: median {100*stati
 server.close()
 json.dump({"big": big[:200]}, open(os.path.join(OUT, "big.json"), "w"))
 
-# 5. Numbering styles.
+# 5. Numbering styles, on the files of 3 (real source files over 200 lines): each
+# file's tokens in each style, and each style against pipe, file by file (median) and
+# over all the files together (a sum, which the biggest files weigh most).
 styles = {}
-sample = [f for f, _ in ok][:300]
+sample = [f for f in big if f in share_of]
 for style in ["pipe", "tab", "colon", "compact", "none"]:
     s = Mcp("--max-bytes", "100000000", "--max-tokens", "1000000", "--numbers", style)
-    styles[style] = sum(s.read(path=f, limit=2000)["stats"]["tokens"] for f in sample)
+    styles[style] = [s.read(path=f, limit=2000)["stats"]["tokens"] for f in sample]
     s.close()
-print(f"5. tokens of {len(sample)} files by --numbers style:")
-for style, n in styles.items():
-    print(f"   {style:<8} {n:>9}  {100*n/styles['pipe']:6.1f} % of pipe")
+print(f"5. tokens of the {len(sample)} files of 3 by --numbers style (first 2,000 lines of each):")
+for style, counts in styles.items():
+    median = statistics.median(c / max(1, p) for c, p in zip(counts, styles["pipe"]))
+    print(f"   {style:<8} {sum(counts):>9}  {100*sum(counts)/sum(styles['pipe']):6.1f} % of pipe in all, "
+          f"median {100*median:5.1f} % of a file's pipe tokens")
 PY
 echo
 echo "4. time of the leaner views against --outline ($CPU)"

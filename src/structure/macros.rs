@@ -137,12 +137,17 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
     let mut last_significant: Option<usize> = None;
     // The last line of the directive whose comments were blanked last.
     let mut directive_to: Option<usize> = None;
+    let mut skip_to: Option<usize> = None;
     for index in 0..lines.len() {
         let previous = last_significant;
         if significant(index) {
             last_significant = Some(index);
         }
         let (line_start, line_end) = lines[index];
+        // The lines of a generator call blanked already.
+        if skip_to.is_some_and(|end| line_start < end) {
+            continue;
+        }
         let line = &source[line_start..line_end];
         let trimmed = line.trim_ascii();
         // A directive's own continued lines are not directives again (each would scan
@@ -182,6 +187,24 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
         if after_parameters && let Some(end) = trailing_macro(source, offset) {
             blank(offset, end, &mut out);
             continue;
+        }
+        // A code generator's call at the file's top level, without `;` (jemalloc's
+        // `rb_gen(static UNUSED, tree_, …)` over two lines): its arguments hold a
+        // storage class or type keyword, which no call and no K&R parameter list has.
+        if offset == line_start
+            && previous.is_none_or(|i| ends_item(text(i)))
+            && let Some(end) = generator_call(source, offset)
+        {
+            let next_ok = source[end..]
+                .iter()
+                .position(|&b| !b.is_ascii_whitespace())
+                .is_none_or(|at| is_word_byte(source[end + at]) || source[end + at] == b'#');
+            if next_ok {
+                blank(offset, end, &mut out);
+                last_significant = previous;
+                skip_to = Some(end);
+                continue;
+            }
         }
         // A line that is a macro use and nothing else.
         if let Some(extent) = lone_macro(trimmed) {
@@ -333,6 +356,37 @@ fn trailing_macro(source: &[u8], at: usize) -> Option<usize> {
         Some(b'-') if source.get(next + 1) == Some(&b'>') => Some(close),
         _ => None,
     }
+}
+
+/// Whether a line ends a top-level item: a block, a statement, a directive or a comment.
+fn ends_item(line: &[u8]) -> bool {
+    line.starts_with(b"#") || line.ends_with(b"*/") || matches!(line.last(), Some(b'}' | b';'))
+}
+
+/// Words that no call's argument and no K&R parameter name can be.
+const DECLARING: [&[u8]; 6] = [
+    b"static", b"extern", b"inline", b"struct", b"union", b"enum",
+];
+
+/// The end (after its `)` and the rest of that line's spaces) of `name(…)` at `at`
+/// when it is a generator's call: a lower-case or macro name, arguments over at most a
+/// few lines holding a [`DECLARING`] word, and nothing after them on their last line.
+fn generator_call(source: &[u8], at: usize) -> Option<usize> {
+    let name_end = word_end(source, at);
+    let name = &source[at..name_end];
+    if name.is_empty() || name[0].is_ascii_digit() || source.get(name_end) != Some(&b'(') {
+        return None;
+    }
+    let close = parens_end(source, name_end)?;
+    let arguments = &source[name_end..close];
+    let declaring = arguments
+        .split(|&b| !is_word_byte(b))
+        .any(|word| DECLARING.contains(&word));
+    let line_end = source[close..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(source.len(), |n| close + n);
+    (declaring && source[close..line_end].trim_ascii().is_empty()).then_some(close)
 }
 
 /// The length of `NAME` or `NAME(…)` when that is all of `trimmed`.

@@ -131,6 +131,9 @@ fn function(node: Node, cx: &Context) -> Option<Def> {
     // The name is the innermost declarator, through every function declarator (a
     // function returning a function pointer has two) and `*`, `&`, `(…)` wrappers.
     let declarator = node.child_by_field_name("declarator")?;
+    if let Some(def) = macro_made(node, declarator, cx) {
+        return Some(def);
+    }
     let mut name = past_macro(node, declarator, cx.src);
     let mut is_function = false;
     for _ in 0..MAX_DECLARATOR_HOPS {
@@ -191,6 +194,22 @@ fn function(node: Node, cx: &Context) -> Option<Def> {
     def.qualifier = qualifier.filter(|q| !q.is_empty());
     def.start_row = below_macro_line(node, declarator);
     Some(def)
+}
+
+/// A function a macro makes, `TEST_BEGIN(test_a) {` (jemalloc's tests, C): C's grammar
+/// reads the macro as the type and `(test_a)` as a declarator that is no function's,
+/// which no C definition has. Named after the macro, as ctags names it (and as C++'s
+/// `TEST(Suite, Name) {` is).
+fn macro_made(node: Node, declarator: Node, cx: &Context) -> Option<Def> {
+    let macro_name = node.child_by_field_name("type")?;
+    let shaped = macro_name.kind() == "type_identifier"
+        && declarator.kind() == "parenthesized_declarator"
+        && macro_name.end_byte() == declarator.start_byte()
+        && macro_like(text(macro_name, cx.src));
+    if !shaped {
+        return None;
+    }
+    Def::named("function", macro_name, cx.src)
 }
 
 /// Whether a name is written as macros are: upper case, digits and `_`, a letter first.

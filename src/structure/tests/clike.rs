@@ -176,6 +176,31 @@ fn macros_do_not_make_or_break_definitions() {
         "\nDECLARE_THING(x)\nstatic int\nc(void){ return 0; }\n",
         &[("c", "function", 2, 3, 3, 0)],
     );
+    // A function a macro makes (jemalloc's tests) is named after the macro, as ctags
+    // and C++'s `TEST(A, B) {` name it.
+    check(
+        Language::C,
+        "\nTEST_BEGIN(test_a) {\n\tint x = 1;\n}\nTEST_END\n\nTEST_BEGIN(test_b) {\n}\nTEST_END\n",
+        &[
+            ("TEST_BEGIN", "function", 1, 1, 3, 0),
+            ("TEST_BEGIN", "function", 6, 6, 7, 0),
+        ],
+    );
+    // A generator's call without `;` over two lines does not swallow what follows it.
+    check(
+        Language::C,
+        "\nrb_gen(static UNUSED, t_, t_t,\n    link, cmp)\n\nstatic int\nf(void) {\n  return 0;\n}\n\nmq_gen(static, mq_, mq_t, mq_msg_t, link)\nint g(void) { return 1; }\n",
+        &[
+            ("f", "function", 4, 5, 7, 0),
+            ("g", "function", 10, 10, 10, 0),
+        ],
+    );
+    // A definition whose parameters hold `struct`, with its `{` below, is no such call.
+    check(
+        Language::C,
+        "\nstatic int x;\nint\nh(struct s *p)\n{\n  return 0;\n}\n",
+        &[("h", "function", 2, 3, 6, 0)],
+    );
     // A return type alone on its line is no macro line.
     check(
         Language::C,
