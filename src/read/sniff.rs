@@ -325,9 +325,7 @@ fn utf16_by_its_units(sample: &[u8]) -> Option<&'static Encoding> {
     }
     // A line end, tab or space is a unit with a NUL byte: without one (all 8-bit text)
     // the units need not be looked at, which saves every plain read a pass over its head.
-    if bytes::find(0, &sample[..units * 2]).is_none() {
-        return None;
-    }
+    bytes::find(0, &sample[..units * 2])?;
     let printable = |b: u8| (0x20..=0x7E).contains(&b);
     [UTF_16LE, UTF_16BE].into_iter().find(|&encoding| {
         let unit = |pair: &[u8]| match encoding == UTF_16LE {
