@@ -71,6 +71,13 @@ fn parens_end(line: &[u8], at: usize) -> Option<usize> {
                     i += if line[i] == b'\\' { 2 } else { 1 };
                 }
             }
+            // A character (`'\0'`), not a digit separator (`1'000`).
+            b'\'' if i == 0 || !is_word_byte(line[i - 1]) => {
+                i += 1;
+                while i < stop && line[i] != b'\'' {
+                    i += if line[i] == b'\\' { 2 } else { 1 };
+                }
+            }
             b'\'' | b';' | b'{' | b'}' => return None,
             _ => {}
         }
@@ -177,9 +184,10 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
         }
         // A macro that opens the line after a parameter list (`swap(a, b)` then
         // `_GLIBCXX_NOEXCEPT_IF(…)` on lines of its own, then `{`).
+        // Not after a directive (`#if A && !defined(B)` ends with its `)` too).
         let after_parameters = previous.is_some_and(|i| {
             let t = text(i);
-            t.ends_with(b")")
+            directive_to.is_none_or(|to| i > to) && t.ends_with(b")")
                 || AFTER_PARAMETERS.iter().any(|w| {
                     t.ends_with(w) && t.len() > w.len() && !is_word_byte(t[t.len() - w.len() - 1])
                 })
@@ -389,7 +397,9 @@ fn generator_call(source: &[u8], at: usize) -> Option<usize> {
     (declaring && source[close..line_end].trim_ascii().is_empty()).then_some(close)
 }
 
-/// The length of `NAME` or `NAME(…)` when that is all of `trimmed`.
+/// The length of `NAME` or `NAME(…)` when that is all of `trimmed`, or of `NAME(…);`
+/// when only a `//` comment follows (gmock's `GMOCK_DEFINE_…(void, );  // NOLINT` at a
+/// namespace's level, whose empty argument recovery joined to the classes below).
 fn lone_macro(trimmed: &[u8]) -> Option<usize> {
     let end = word_end(trimmed, 0);
     if !macro_like(&trimmed[..end]) {
@@ -400,7 +410,12 @@ fn lone_macro(trimmed: &[u8]) -> Option<usize> {
         Some(b'(') => parens_end(trimmed, end)?,
         Some(_) => return None,
     };
-    (end == trimmed.len()).then_some(end)
+    if end == trimmed.len() {
+        return Some(end);
+    }
+    let rest = trimmed[end..].trim_ascii_start();
+    let comment = rest.strip_prefix(b";")?.trim_ascii_start();
+    (comment.is_empty() || comment.starts_with(b"//")).then_some(trimmed.len() - rest.len() + 1)
 }
 
 /// The end (after `]]`) of the attribute `[[…]]` that opens at `at`, on the line.
@@ -457,6 +472,17 @@ fn inline_macros(line: &[u8]) -> Vec<(usize, usize)> {
         }
         let end = word_end(line, at);
         let word = &line[at..end];
+        // A pointer's or reference's qualifier macro in lower case (abseil's
+        // `StatusRep* absl_nonnull StatusRep::Clone(`, `Flag<T>* absl_nullable flag`).
+        if matches!(last_punct, Some(b'*' | b'&'))
+            && previous_words.is_empty()
+            && !b.is_ascii_digit()
+            && qualifier_macro(line, word, end)
+        {
+            found.push((at, end));
+            at = end;
+            continue;
+        }
         if macro_like(word) && !b.is_ascii_digit() {
             let after = skip_space(line, end);
             // `) [const …] NAME(…) {` or `namespace name NAME(…) {`.
@@ -523,6 +549,47 @@ fn inline_macros(line: &[u8]) -> Vec<(usize, usize)> {
         at = end;
     }
     found
+}
+
+/// Words that stand after `*` or `&` before a name in C and C++ (qualifiers, and the
+/// operators spelled as words), which are no macros.
+const AFTER_POINTER: &[&[u8]] = &[
+    b"const",
+    b"volatile",
+    b"restrict",
+    b"operator",
+    b"and",
+    b"or",
+    b"not",
+    b"xor",
+    b"bitand",
+    b"bitor",
+    b"and_eq",
+    b"or_eq",
+    b"xor_eq",
+    b"not_eq",
+];
+
+/// Whether `word`, after a `*` or `&`, is a macro that qualifies the pointer: another
+/// name follows it (a declared name, or a qualified one's first part), which no C or
+/// C++ declaration or expression has after a name. Not when that name is a macro or an
+/// extension keyword of its own (`int *p __attribute__((unused))`, `T* p GUARDED_BY(m)`).
+fn qualifier_macro(line: &[u8], word: &[u8], end: usize) -> bool {
+    let next = skip_space(line, end);
+    if next == end || AFTER_POINTER.contains(&word) || word.starts_with(b"__") {
+        return false;
+    }
+    let next_end = word_end(line, next);
+    let name = &line[next..next_end];
+    let starts_name = line
+        .get(next)
+        .is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_');
+    let after = line.get(skip_space(line, next_end));
+    starts_name
+        && !macro_like(name)
+        && !name.starts_with(b"__")
+        && !AFTER_POINTER.contains(&name)
+        && after.is_none_or(|c| b"(,);=[{:<".contains(c))
 }
 
 /// The directive of a preprocessor line (`if`, `ifdef`, `else`, `endif`, …), if it is one.

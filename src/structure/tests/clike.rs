@@ -201,6 +201,34 @@ fn macros_do_not_make_or_break_definitions() {
         "\nstatic int x;\nint\nh(struct s *p)\n{\n  return 0;\n}\n",
         &[("h", "function", 2, 3, 6, 0)],
     );
+    // A pointer's qualifier macro in lower case (abseil's nullability) is passed over.
+    check(
+        Language::Cpp,
+        "\nStatusRep* absl_nonnull StatusRep::Clone() const {\n  return nullptr;\n}\nvoid SetFlag(Flag<T>* absl_nonnull flag, const T& v) {\n}\nint* const p = nullptr;\nint g(int *a, int b) { return *a * b; }\n",
+        &[
+            ("StatusRep::Clone", "method", 1, 1, 3, 0),
+            ("SetFlag", "function", 4, 4, 5, 0),
+            ("g", "function", 7, 7, 7, 0),
+        ],
+    );
+    // A directive's `)` is no parameter list's: `TEST(…)` below it is no macro after one.
+    check(
+        Language::Cpp,
+        "\n#if A && !defined(B)\nTEST(s, t) {\n  x();\n}\n#endif\n",
+        &[("TEST", "function", 2, 2, 4, 0)],
+    );
+    // A macro's use with `;` and an empty argument at a namespace's level (gmock's
+    // `GMOCK_DEFINE_DEFAULT_ACTION_FOR_RETURN_TYPE_(void, );  // NOLINT`) does not take
+    // the class below into its recovery.
+    check(
+        Language::Cpp,
+        "\nnamespace n {\n#define D(type, value) \\\n  class B<type> { \\\n  }\n\nD(void, );  // NOLINT\nD(unsigned char, '\\0');\nD(char, '(');\n\nclass C {\n  int f() { return 1; }\n};\n}\n",
+        &[
+            ("n", "namespace", 1, 1, 13, 0),
+            ("n::C", "class", 10, 10, 12, 1),
+            ("n::C::f", "method", 11, 11, 11, 2),
+        ],
+    );
     // A return type alone on its line is no macro line.
     check(
         Language::C,
@@ -380,4 +408,21 @@ fn a_macro_with_a_string_and_a_nested_split_parameter_list_are_read_past() {
 ",
         &[("random_shuffle", "function", 2, 5, 12, 0)],
     );
+}
+
+#[test]
+fn macro_uses_with_a_semicolon_are_blanked_whole() {
+    // gmock's `GMOCK_DEFINE_DEFAULT_ACTION_FOR_RETURN_TYPE_(…);` lines, one with an empty
+    // argument and a comment after, one with a character: each use and its `;` become
+    // spaces, the comment and every line end stay.
+    let source = "class A {};\nDEF_(void, );  // NOLINT\nDEF_(char, '\\0');\nDEF_(char, ')');\nint x =\n    DEF_(a);\n";
+    let blanked = crate::structure::macros::blanked(source.as_bytes()).expect("blanked");
+    let blanked = String::from_utf8(blanked).unwrap();
+    let lines: Vec<&str> = blanked.split('\n').collect();
+    assert_eq!(lines[1].trim(), "// NOLINT");
+    assert_eq!(lines[2].trim(), "");
+    assert_eq!(lines[3].trim(), "");
+    // A use inside an expression is kept.
+    assert_eq!(lines[5].trim(), "DEF_(a);");
+    assert_eq!(blanked.len(), source.len());
 }
