@@ -186,11 +186,14 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
         // `_GLIBCXX_NOEXCEPT_IF(…)` on lines of its own, then `{`).
         // Not after a directive (`#if A && !defined(B)` ends with its `)` too).
         let after_parameters = previous.is_some_and(|i| {
-            let t = text(i);
-            directive_to.is_none_or(|to| i > to) && t.ends_with(b")")
-                || AFTER_PARAMETERS.iter().any(|w| {
-                    t.ends_with(w) && t.len() > w.len() && !is_word_byte(t[t.len() - w.len() - 1])
-                })
+            let t = code_part(text(i));
+            directive_to.is_none_or(|to| i > to)
+                && (t.ends_with(b")")
+                    || AFTER_PARAMETERS.iter().any(|w| {
+                        t.ends_with(w)
+                            && t.len() > w.len()
+                            && !is_word_byte(t[t.len() - w.len() - 1])
+                    }))
         });
         if after_parameters && let Some(end) = trailing_macro(source, offset) {
             blank(offset, end, &mut out);
@@ -200,7 +203,7 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
         // `rb_gen(static UNUSED, tree_, …)` over two lines): its arguments hold a
         // storage class or type keyword, which no call and no K&R parameter list has.
         if offset == line_start
-            && previous.is_none_or(|i| ends_item(text(i)))
+            && previous.is_none_or(|i| ends_item(code_part(text(i))))
             && let Some(end) = generator_call(source, offset)
         {
             let next_ok = source[end..]
@@ -217,7 +220,7 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
         // A line that is a macro use and nothing else.
         if let Some(extent) = lone_macro(trimmed) {
             let continues = previous.is_some_and(|i| {
-                let t = text(i);
+                let t = code_part(text(i));
                 t.ends_with(b"\\")
                     || !(t.starts_with(b"#")
                         || t.ends_with(b"*/")

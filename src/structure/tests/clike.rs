@@ -425,4 +425,13 @@ fn macro_uses_with_a_semicolon_are_blanked_whole() {
     // A use inside an expression is kept.
     assert_eq!(lines[5].trim(), "DEF_(a);");
     assert_eq!(blanked.len(), source.len());
+    // A macro line after a `}` and its comment (`}  // namespace cctz`) is one too:
+    // abseil's `ABSL_NAMESPACE_END` left there took every symbol of
+    // `time_zone_posix.cc` away.
+    let source = "}  // namespace cctz\nABSL_NAMESPACE_END\n}  // namespace absl\n";
+    let blanked = crate::structure::macros::blanked(source.as_bytes()).expect("blanked");
+    assert_eq!(
+        String::from_utf8(blanked).unwrap(),
+        "}  // namespace cctz\n                  \n}  // namespace absl\n"
+    );
 }
