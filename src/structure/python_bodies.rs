@@ -34,6 +34,9 @@ struct Logical {
     function: bool,
     /// Its last token (comments aside) is `:`: it opens a block.
     opens: bool,
+    /// The insides of its outermost brackets that span lines (no definition can stand
+    /// in brackets).
+    bracketed: Vec<Range<usize>>,
 }
 
 /// A block open at one indentation.
@@ -52,6 +55,10 @@ struct Block {
 /// their rows; nothing when a line cannot be read (an unclosed string or bracket).
 pub(super) fn tails(src: &[u8]) -> Option<(Vec<Range<usize>>, Vec<Tail>)> {
     let mut holes = Vec::new();
+    // The insides of brackets over lines in statements outside any function (a module
+    // that is one literal, such as pydoc's `topics.py`, or a table of constants): left
+    // out as the tails are, but no definition's end moves to theirs.
+    let mut literals: Vec<Range<usize>> = Vec::new();
     let mut stack: Vec<Block> = Vec::new();
     // The end of the last logical line read.
     let mut last_end = 0;
@@ -65,6 +72,9 @@ pub(super) fn tails(src: &[u8]) -> Option<(Vec<Range<usize>>, Vec<Tail>)> {
         at = next_line(src, line.end);
         while stack.last().is_some_and(|b| line.indent <= b.indent) {
             close(stack.pop()?, last_end, &mut stack, &mut holes);
+        }
+        if !line.defines && stack.iter().all(|b| !b.function) {
+            literals.extend(line.bracketed.iter().cloned());
         }
         if let Some(block) = stack.last_mut() {
             if block.first_end.is_none() {
@@ -92,6 +102,8 @@ pub(super) fn tails(src: &[u8]) -> Option<(Vec<Range<usize>>, Vec<Tail>)> {
     }
     holes.sort_unstable_by_key(|h: &Range<usize>| h.start);
     let rows = rows(src, &holes);
+    holes.extend(literals);
+    holes.sort_unstable_by_key(|h: &Range<usize>| h.start);
     Some((holes, rows))
 }
 
@@ -155,6 +167,10 @@ fn logical(src: &[u8], start: usize) -> Option<Option<Logical>> {
     let defines = function || first == b"class";
     let mut depth = 0usize;
     let mut last = 0u8;
+    let mut bracketed = Vec::new();
+    // Where the outermost bracket open opened, and whether a line ended inside it.
+    let mut opened = 0;
+    let mut spans = false;
     loop {
         let Some(&b) = src.get(at) else {
             return (depth == 0).then_some(Some(Logical {
@@ -163,6 +179,7 @@ fn logical(src: &[u8], start: usize) -> Option<Option<Logical>> {
                 defines,
                 function,
                 opens: last == b':',
+                bracketed,
             }));
         };
         match b {
@@ -173,7 +190,13 @@ fn logical(src: &[u8], start: usize) -> Option<Option<Logical>> {
                     defines,
                     function,
                     opens: last == b':',
+                    bracketed,
                 }));
+            }
+            b'\n' => {
+                spans = true;
+                at += 1;
+                continue;
             }
             b'#' => {
                 at = memchr::memchr(b'\n', &src[at..]).map_or(src.len(), |n| at + n);
@@ -184,8 +207,19 @@ fn logical(src: &[u8], start: usize) -> Option<Option<Logical>> {
                 at += 2;
                 continue;
             }
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'(' | b'[' | b'{' => {
+                if depth == 0 {
+                    opened = at + 1;
+                    spans = false;
+                }
+                depth += 1;
+            }
+            b')' | b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 && spans {
+                    bracketed.push(opened..at);
+                }
+            }
             b'"' | b'\'' => {
                 at = string_end(src, at)?;
                 last = b'"';
@@ -279,6 +313,29 @@ mod tests {
         assert_eq!(
             left_out(src),
             ["    t = \"# not\" # def h():\n    return s"]
+        );
+    }
+
+    #[test]
+    fn brackets_over_lines_outside_functions_are_passed_over() {
+        let src = "topics = {'a': 'x'\n          'y',\n 'b': ['z',\n  'w']}\n@deco(\n  1)\nclass C(\n    Base):\n    T = (1,\n         2)\n    def m(self):\n        u = [1,\n             2]\n        return u\n";
+        assert_eq!(
+            left_out(src),
+            [
+                "'a': 'x'\n          'y',\n 'b': ['z',\n  'w']",
+                "\n  1",
+                "1,\n         2",
+                "        return u"
+            ]
+        );
+        // No definition's end moves to a literal's: only the tails have rows.
+        let (_, rows) = tails(src.as_bytes()).unwrap();
+        assert_eq!(
+            rows,
+            [Tail {
+                first_row: 13,
+                last_row: 13
+            }]
         );
     }
 
