@@ -2,6 +2,7 @@
 //! unions, enums, classes, namespaces, in-class and out-of-line methods.
 
 use super::super::Language;
+use super::super::macros;
 use super::support::check;
 
 /// C functions and types.
@@ -416,7 +417,7 @@ fn macro_uses_with_a_semicolon_are_blanked_whole() {
     // argument and a comment after, one with a character: each use and its `;` become
     // spaces, the comment and every line end stay.
     let source = "class A {};\nDEF_(void, );  // NOLINT\nDEF_(char, '\\0');\nDEF_(char, ')');\nint x =\n    DEF_(a);\n";
-    let blanked = crate::structure::macros::blanked(source.as_bytes()).expect("blanked");
+    let blanked = macros::blanked(source.as_bytes()).expect("blanked");
     let blanked = String::from_utf8(blanked).unwrap();
     let lines: Vec<&str> = blanked.split('\n').collect();
     assert_eq!(lines[1].trim(), "// NOLINT");
@@ -429,7 +430,7 @@ fn macro_uses_with_a_semicolon_are_blanked_whole() {
     // abseil's `ABSL_NAMESPACE_END` left there took every symbol of
     // `time_zone_posix.cc` away.
     let source = "}  // namespace cctz\nABSL_NAMESPACE_END\n}  // namespace absl\n";
-    let blanked = crate::structure::macros::blanked(source.as_bytes()).expect("blanked");
+    let blanked = macros::blanked(source.as_bytes()).expect("blanked");
     assert_eq!(
         String::from_utf8(blanked).unwrap(),
         "}  // namespace cctz\n                  \n}  // namespace absl\n"
