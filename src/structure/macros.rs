@@ -146,14 +146,14 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
     let mut directive_to: Option<usize> = None;
     let mut skip_to: Option<usize> = None;
     for index in 0..lines.len() {
+        let (line_start, line_end) = lines[index];
+        // The lines of a generator call blanked already: no line to the next one.
+        if skip_to.is_some_and(|end| line_start < end) {
+            continue;
+        }
         let previous = last_significant;
         if significant(index) {
             last_significant = Some(index);
-        }
-        let (line_start, line_end) = lines[index];
-        // The lines of a generator call blanked already.
-        if skip_to.is_some_and(|end| line_start < end) {
-            continue;
         }
         let line = &source[line_start..line_end];
         let trimmed = line.trim_ascii();
@@ -379,9 +379,9 @@ const DECLARING: [&[u8]; 6] = [
     b"static", b"extern", b"inline", b"struct", b"union", b"enum",
 ];
 
-/// The end (after its `)` and the rest of that line's spaces) of `name(…)` at `at`
-/// when it is a generator's call: a lower-case or macro name, arguments over at most a
-/// few lines holding a [`DECLARING`] word, and nothing after them on their last line.
+/// The end (after its `)`) of `name(…)` at `at` when it is a generator's call: its
+/// arguments, over at most a few lines, hold a [`DECLARING`] word, and nothing follows
+/// them on their last line.
 fn generator_call(source: &[u8], at: usize) -> Option<usize> {
     let name_end = word_end(source, at);
     let name = &source[at..name_end];

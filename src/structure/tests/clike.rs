@@ -196,6 +196,7 @@ fn macros_do_not_make_or_break_definitions() {
             ("g", "function", 10, 10, 10, 0),
         ],
     );
+
     // A definition whose parameters hold `struct`, with its `{` below, is no such call.
     check(
         Language::C,
@@ -426,6 +427,13 @@ fn macro_uses_with_a_semicolon_are_blanked_whole() {
     // A use inside an expression is kept.
     assert_eq!(lines[5].trim(), "DEF_(a);");
     assert_eq!(blanked.len(), source.len());
+    // A generator's call blanked is no line before a macro line after it.
+    let source = "}\nrb_gen(static UNUSED, t_,\n    cmp)\nDECLARE_X(y)\nstatic int h;\n";
+    let blanked = macros::blanked(source.as_bytes()).expect("blanked");
+    assert_eq!(
+        String::from_utf8(blanked).unwrap(),
+        "}\n                         \n        \n            \nstatic int h;\n"
+    );
     // A macro line after a `}` and its comment (`}  // namespace cctz`) is one too:
     // abseil's `ABSL_NAMESPACE_END` left there took every symbol of
     // `time_zone_posix.cc` away.
