@@ -280,7 +280,8 @@ pub(super) struct Scanned {
     pub holes: Vec<Range<usize>>,
     /// Rust: whole comment lines outside the holes, sorted and apart.
     pub comments: Vec<CommentLines>,
-    /// Python: the rows of the holes, which are the tails of bodies.
+    /// Python: the rows of the holes that are the tails of bodies (not of those that
+    /// are brackets' insides, which move no definition's end).
     pub tails: Vec<Tail>,
     /// Rust's item-level macro blocks, outermost first.
     pub macro_blocks: Vec<MacroBlock>,

@@ -222,10 +222,7 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
             let continues = previous.is_some_and(|i| {
                 let t = code_part(text(i));
                 t.ends_with(b"\\")
-                    || !(t.starts_with(b"#")
-                        || t.ends_with(b"*/")
-                        || matches!(t.last(), Some(b'{' | b'}' | b';' | b':'))
-                        || template_head(t))
+                    || !(ends_item(t) || matches!(t.last(), Some(b'{' | b':')) || template_head(t))
             });
             let next_ok = (index + 1..lines.len())
                 .find(|&i| significant(i))

@@ -4,7 +4,8 @@
 //! `def f():\n    first_statement\n` and nothing of the rest, which halves the time
 //! of a module's parse. The tree then ends the function on that first line, so the
 //! walk moves the end of a definition that stops right before a passed-over tail to
-//! the tail's last line ([`Tail`]).
+//! the tail's last line ([`Tail`]). Outside functions, the insides of brackets that
+//! span lines are passed over too (no definition stands in brackets); they move no end.
 //!
 //! The scan reads logical lines as Python's tokenizer does: strings (with their
 //! prefixes, triple quotes and escapes), comments, brackets that join lines, and `\`
