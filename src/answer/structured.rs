@@ -1237,12 +1237,7 @@ fn signatures_read(
     spec: &WindowSpec,
     symbol: Option<SymbolInfo>,
 ) -> Result<Success, Error> {
-    let entries: Vec<(u64, &[u8])> = view
-        .entries
-        .iter()
-        .map(|(n, text)| (*n, text.as_ref()))
-        .collect();
-    let (mut window, shown) = entries_window(&entries, spec);
+    let (mut window, shown) = entries_window(&view.entries, spec);
     window.total_lines = view.total_lines;
     window.covered_to = view.covers.get(shown.wrapping_sub(1)).copied();
     Ok(Success::Text(TextRead {
