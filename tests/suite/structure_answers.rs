@@ -515,6 +515,30 @@ fn javascript_property_functions_and_object_methods_are_symbols() {
     assert_eq!(v["data"]["symbol"]["name"], "send");
 }
 
+/// A constructor function's `this.bar = function …` is a method of what it builds, under
+/// the function (ctags lists it so); `this.x = x` and a `this` in no symbol's body are not
+/// methods.
+#[test]
+fn javascript_methods_assigned_to_this_are_symbols() {
+    let ws = Workspace::new();
+    ws.file(
+        "lib.js",
+        "function Panel(doc) {\n  this.doc = doc;\n  // Shows it.\n  this.show = function (id) {\n    return id;\n  };\n  this.hide = () => {};\n}\n\nthis.top = function () {};\n",
+    );
+    assert_eq!(
+        rows(&ws, "lib.js"),
+        [
+            "Panel function 1-8",
+            "Panel.show method 3-6",
+            "Panel.hide method 7-7",
+            "top function 10-10",
+        ]
+    );
+    let v = ws.json(&["lib.js#Panel/show"]);
+    assert_eq!(v["data"]["start_line"], 3, "{v}");
+    assert_eq!(v["data"]["end_line"], 6, "{v}");
+}
+
 /// `qualified_name kind start-end` of each symbol of an outline.
 fn rows(ws: &Workspace, path: &str) -> Vec<String> {
     let v = ws.json(&[path, "--outline"]);

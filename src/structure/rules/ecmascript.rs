@@ -1,7 +1,7 @@
 //! JavaScript and TypeScript (and their JSX forms): functions, classes and their
 //! methods, functions and classes assigned to a declared name (`const f = () => …`),
 //! functions assigned to a property (`res.send = function …`, `Foo.prototype.bar = …`,
-//! `exports.x = …`), the methods of an object literal assigned to a declared name, and
+//! `exports.x = …`, `this.bar = …` in a constructor function), the methods of an object literal assigned to a declared name, and
 //! TypeScript's interfaces, enums, namespaces, ambient (`declare`) declarations and
 //! overload signatures (which belong to the implementation that follows them).
 
@@ -142,7 +142,8 @@ fn object_path(node: Node, src: &[u8]) -> Option<String> {
 }
 
 /// `res.send = function send(…) {…}`, `Foo.prototype.bar = () => …`, `exports.x = …`:
-/// a function named by the property, qualified by the object path.
+/// a function named by the property, qualified by the object path; `this.bar = …`: a
+/// method of the symbol around it.
 fn property_function(node: Node, cx: &Context) -> Option<Def> {
     let left = node.child_by_field_name("left")?;
     if left.kind() != "member_expression" || !is_function_value(node.child_by_field_name("right")?)
@@ -153,9 +154,22 @@ fn property_function(node: Node, cx: &Context) -> Option<Def> {
     if property.kind() != "property_identifier" {
         return None;
     }
-    let qualifier = object_path(left.child_by_field_name("object")?, cx.src)?;
-    let mut def = Def::named("function", property, cx.src)?;
-    def.qualifier = Some(qualifier);
+    let object = left.child_by_field_name("object")?;
+    let mut def = if object.kind() == "this" {
+        // `this.bar = function …` in a constructor function or a method: a method of
+        // what it builds, under the symbol that encloses it (as ctags lists it).
+        let kind = if cx.enclosing.is_some() {
+            "method"
+        } else {
+            "function"
+        };
+        Def::named(kind, property, cx.src)?
+    } else {
+        let qualifier = object_path(object, cx.src)?;
+        let mut def = Def::named("function", property, cx.src)?;
+        def.qualifier = Some(qualifier);
+        def
+    };
     // The statement's lines, with the comments above it.
     if parent_is(cx, "expression_statement") {
         def = def.up(1);
