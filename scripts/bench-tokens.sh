@@ -18,7 +18,8 @@
 #     budget (must be 0), and how much of the budget a window cut by it uses;
 #  3. --signatures on files over 200 lines: tokens against the whole file's, and whether
 #     every top-level definition line and import line stays;
-#  4. time of --signatures and --fit against --outline (hyperfine);
+#  4. time of --signatures and --fit against --outline, and of --fit --max-tokens against
+#     --outline with the same budget (commands in turn, round after round; ROUNDS=150);
 #  5. tokens of each --numbers style on the files of 3;
 #  6. start-up of a 300-line file, text mode and JSON mode (hyperfine -N);
 #  7. counting a default window (51,200 bytes) in one process, tokenizer loaded.
@@ -34,7 +35,7 @@ while [[ $# -gt 0 ]]; do
     --files) FILES=$2; shift 2 ;;
     --pairs) PAIRS=$2; shift 2 ;;
     --dirs) DIRS=$2; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "bench-tokens.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -220,17 +221,36 @@ PY
 echo
 echo "4. time of the leaner views against --outline ($CPU)"
 BIG=$(python3 -c "import json;b=json.load(open('$OUT/big.json'))['big'];import os;b.sort(key=os.path.getsize);print(' '.join(b[-3:]))")
-for f in $BIG; do
-  hyperfine -N --output=pipe --style none --warmup 3 --runs 20 --export-json "$OUT/t.json" \
-    "$BIN --root / $f --outline" "$BIN --root / $f --signatures" "$BIN --root / $f --fit" "$BIN --root / $f --fit --max-tokens 2000" > /dev/null
-  python3 - "$OUT/t.json" "$f" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))["results"]
-o, s, f, t = (x["median"] * 1000 for x in r)
-print(f"   {sys.argv[2][-40:]:<40} outline {o:6.1f} ms  signatures {s:6.1f} ms ({100*s/o-100:+.0f} %)  "
-      f"fit {f:6.1f} ms ({100*f/o-100:+.0f} %)  fit --max-tokens 2000 {t:6.1f} ms ({100*t/o-100:+.0f} %)")
+# The commands of a file run in turn, round after round (the order turned each round),
+# so that the machine's drift hits each alike: run one after another in blocks, as
+# hyperfine runs them, a block that met a busy moment moved a ratio by 20 points.
+python3 - "$BIN" "${ROUNDS:-150}" $BIG <<'PY'
+import os, statistics, sys, time
+binary, rounds, files = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+views = [("outline", ["--outline"]), ("signatures", ["--signatures"]), ("fit", ["--fit"]),
+         ("outline --max-tokens 2000", ["--outline", "--max-tokens", "2000"]),
+         ("fit --max-tokens 2000", ["--fit", "--max-tokens", "2000"])]
+null = os.open(os.devnull, os.O_WRONLY)
+def run(argv):
+    start = time.perf_counter()
+    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=[(os.POSIX_SPAWN_DUP2, null, 1), (os.POSIX_SPAWN_DUP2, null, 2)])
+    os.waitpid(pid, 0)
+    return time.perf_counter() - start
+for f in files:
+    argvs = [[binary, "--root", "/", f] + extra for _, extra in views]
+    times = [[] for _ in views]
+    for r in range(rounds + 5):
+        for k in range(len(views)):
+            i = (k + r) % len(views)
+            t = run(argvs[i])
+            if r >= 5:  # the first rounds warm the cache and the page cache
+                times[i].append(t)
+    m = [statistics.median(t) * 1000 for t in times]
+    rel = lambda a, b: f"{100 * a / b - 100:+.0f} %"
+    print(f"   {f[-40:]:<40} outline {m[0]:.2f} ms, signatures {m[1]:.2f} ({rel(m[1], m[0])}), "
+          f"fit {m[2]:.2f} ({rel(m[2], m[0])}); with --max-tokens 2000: outline {m[3]:.2f}, "
+          f"fit {m[4]:.2f} ({rel(m[4], m[3])} against that outline, {rel(m[4], m[0])} against the plain one)")
 PY
-done
 echo
 echo "6. start-up, a 300-line file ($CPU)"
 python3 -c "print(''.join(f'    let value_{i} = compute(\"{i}\", &mut state)?; // {i}\n' for i in range(300)))" > "$OUT/small.rs"

@@ -206,10 +206,7 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
             && previous.is_none_or(|i| ends_item(code_part(text(i))))
             && let Some(end) = generator_call(source, offset)
         {
-            let next_ok = source[end..]
-                .iter()
-                .position(|&b| !b.is_ascii_whitespace())
-                .is_none_or(|at| is_word_byte(source[end + at]) || source[end + at] == b'#');
+            let next_ok = next_code(source, end).is_none_or(|b| is_word_byte(b) || b == b'#');
             if next_ok {
                 blank(offset, end, &mut out);
                 last_significant = previous;
@@ -395,6 +392,25 @@ fn generator_call(source: &[u8], at: usize) -> Option<usize> {
         .position(|&b| b == b'\n')
         .map_or(source.len(), |n| close + n);
     (declaring && source[close..line_end].trim_ascii().is_empty()).then_some(close)
+}
+
+/// The first byte of code at or after `at`, past white space and comments (jemalloc's
+/// `/****/` rule under a generator's call).
+fn next_code(source: &[u8], mut at: usize) -> Option<u8> {
+    loop {
+        at += source
+            .get(at..)?
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())?;
+        let rest = &source[at..];
+        if rest.starts_with(b"//") {
+            at += memchr::memchr(b'\n', rest)?;
+        } else if rest.starts_with(b"/*") {
+            at += 2 + memchr::memmem::find(&rest[2..], b"*/")? + 2;
+        } else {
+            return Some(rest[0]);
+        }
+    }
 }
 
 /// The length of `NAME` or `NAME(…)` when that is all of `trimmed`, or of `NAME(…);`
@@ -642,7 +658,8 @@ fn balance(text: &[u8]) -> (i64, i64) {
 /// ctags reads it: the byte ranges of its other branches, their directives included.
 /// So is an `#if` that stands inside an expression (after a line that ends in `,`, `(`,
 /// `&&`, `||` or a constructor's `:`), where a grammar without a preprocessor sees no
-/// directive: then its own `#if` line goes too, and its `#endif`.
+/// directive: then its own `#if` line goes too, and its `#endif`. Any other directive
+/// inside an expression goes whole.
 fn split_branches(source: &[u8], lines: &[(usize, usize)]) -> Vec<(usize, usize)> {
     /// One open `#if`: where its directive starts, where its first branch starts, where
     /// it ends (its first `#else`/`#elif`), if it has ended, and whether it stands inside
@@ -705,6 +722,13 @@ fn split_branches(source: &[u8], lines: &[(usize, usize)]) -> Vec<(usize, usize)
                     found.push((first_end, end));
                 }
             }
+            // Any other directive inside a list (`#define BINOP(name) …` after an entry
+            // of jq's `function_list[] = {`): the grammar has no place for it there, and
+            // its recovery took the functions below into the list. No directive but a
+            // conditional changes what an outline lists. (Right after a list's `{`, the
+            // grammars recover well enough, and abseil's X-macro lists need the
+            // directives between their uses: `PRIM_TYPES(A)` lines have no commas.)
+            _ if inside_expression(last_code) => found.push((start, end)),
             _ => {}
         }
     }

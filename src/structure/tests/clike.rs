@@ -196,6 +196,20 @@ fn macros_do_not_make_or_break_definitions() {
             ("g", "function", 10, 10, 10, 0),
         ],
     );
+    // Nor does one with a comment below it (jemalloc's `/****/` rules).
+    check(
+        Language::C,
+        "rb_gen(static UNUSED, t_, t_t, link,\n    cmp)\n\n/*****/\n// x\n\nstatic int *\nf(void) {\n  return 0;\n}\n",
+        &[("f", "function", 7, 8, 10, 0)],
+    );
+
+    // A `#define` between a list's entries (jq's `function_list[] = {`) or a function's
+    // parameters has no place in the grammar: it does not take what follows with it.
+    check(
+        Language::C,
+        "int l[] = {\n  C(z, \"z\", 1),\n#define BINOP(name) C(f_ ## name, \"_\" #name, 3),\nBINOPS\n#undef BINOP\n  C(a, \"a\", 1),\n  C(b, \"b\", 1),\n};\n\nstatic int f(int a,\n#define X 1\n    int b) {\n  return 0;\n}\n",
+        &[("f", "function", 10, 10, 14, 0)],
+    );
 
     // A definition whose parameters hold `struct`, with its `{` below, is no such call.
     check(
