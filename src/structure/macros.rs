@@ -214,6 +214,19 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
                 continue;
             }
         }
+        // A macro's use over lines at the file's top level, nothing after its `)`
+        // (jemalloc's `CTL_RO_NL_CGEN(config_prof, opt_prof_accum,` and the rest of its
+        // arguments below), as a lone macro line is below.
+        if offset == line_start
+            && previous.is_none_or(|i| ends_item(code_part(text(i))))
+            && let Some(end) = macro_use_over_lines(source, offset)
+            && next_code(source, end).is_none_or(|b| is_word_byte(b) || b == b'#')
+        {
+            blank(offset, end, &mut out);
+            last_significant = previous;
+            skip_to = Some(end);
+            continue;
+        }
         // A line that is a macro use and nothing else.
         if let Some(extent) = lone_macro(trimmed) {
             let continues = previous.is_some_and(|i| {
@@ -392,6 +405,20 @@ fn generator_call(source: &[u8], at: usize) -> Option<usize> {
         .position(|&b| b == b'\n')
         .map_or(source.len(), |n| close + n);
     (declaring && source[close..line_end].trim_ascii().is_empty()).then_some(close)
+}
+
+/// The end (after its `)`) of `NAME(…)` at `at` when it is a macro's use over more than
+/// one line with nothing after its `)` on the last.
+fn macro_use_over_lines(source: &[u8], at: usize) -> Option<usize> {
+    let name_end = word_end(source, at);
+    if !macro_like(&source[at..name_end]) || source.get(name_end) != Some(&b'(') {
+        return None;
+    }
+    let close = parens_end(source, name_end)?;
+    let line_end = memchr::memchr(b'\n', &source[close..]).map_or(source.len(), |n| close + n);
+    (memchr::memchr(b'\n', &source[name_end..close]).is_some()
+        && source[close..line_end].trim_ascii().is_empty())
+    .then_some(close)
 }
 
 /// The first byte of code at or after `at`, past white space and comments (jemalloc's

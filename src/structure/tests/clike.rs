@@ -203,6 +203,12 @@ fn macros_do_not_make_or_break_definitions() {
         &[("f", "function", 7, 8, 10, 0)],
     );
 
+    // A macro's use over two lines at the top level does not take the function below.
+    check(
+        Language::C,
+        "}\n\nCTL_RO_NL_CGEN(config_prof, opt_prof_accum,\n    opt_prof_accum, bool)\nCTL_RO_NL_GEN(opt_zero,\n    names[opt_zero], const char *)\n\nstatic int\nthread_arena_ctl(tsd_t *tsd,\n    void *oldp) {\n  return 0;\n}\n",
+        &[("thread_arena_ctl", "function", 8, 9, 12, 0)],
+    );
     // A `#define` between a list's entries (jq's `function_list[] = {`) or a function's
     // parameters has no place in the grammar: it does not take what follows with it.
     check(
