@@ -173,6 +173,20 @@ fn lexis(language: Language) -> Option<&'static Lexis> {
 }
 
 /// Words that may precede a Rust item's keyword (`pub unsafe impl`, `const fn`).
+/// C and C++: words that may follow a function's parameters before its body.
+const AFTER_PARAMETERS: &[&str] = &[
+    "const",
+    "volatile",
+    "noexcept",
+    "override",
+    "final",
+    "throw",
+    "mutable",
+    "requires",
+    "try",
+    "__attribute__",
+];
+
 const RUST_MODIFIERS: &[&str] = &[
     "pub", "unsafe", "default", "auto", "extern", "async", "const",
 ];
@@ -192,6 +206,11 @@ struct Head {
     /// `,`, `!` or `+`), which would make the `{` an operand: only a return type, `->`,
     /// or words (`const`, `throws X`).
     after_parens: bool,
+    /// C and C++: a type's head names its type after a parenthesised list
+    /// (`class alignas(64) Entry {`, `struct __attribute__((packed)) S {`), where a
+    /// function returning a type ends with its parameters (`struct stat *get(int fd) {`)
+    /// and words that qualify them.
+    named_after_parens: bool,
     /// It holds `=` (an assignment or initializer, not `==`, `<=`, `=>` …).
     assign: bool,
     /// It holds a `:` (a key, a label, a type).
@@ -677,6 +696,14 @@ impl<'a> Scan<'a> {
             head.types = true;
             head.enumeration |= word == b"enum";
         }
+        if lexis.c()
+            && head.types
+            && head.parens
+            && head.after_parens
+            && !AFTER_PARAMETERS.iter().any(|w| w.as_bytes() == word)
+        {
+            head.named_after_parens = true;
+        }
         head.named_function = head.named_function || head.after_function;
         head.after_function = word == b"function";
         if is(lexis.defining) {
@@ -711,7 +738,8 @@ impl<'a> Scan<'a> {
         // In C and C++ a type's word may be a variable's type (`struct point p = {`) or a
         // function's (`struct stat *get(int fd) {`); elsewhere it always opens a type
         // (`new Runnable() {`, `const A = class {`).
-        let type_head = head.types && !(self.lexis.c() && (head.assign || head.parens));
+        let type_head = head.types
+            && !(self.lexis.c() && (head.assign || head.parens && !head.named_after_parens));
         let in_constants = self.stack.last().is_some_and(|open| open.constants);
         // A function's body follows its parameters (and a return type, `const`, `throws
         // …`), or an arrow right before it.
@@ -816,7 +844,14 @@ impl<'a> Scan<'a> {
         }
         let marks_parent = open.defining || open.defines;
         let passed_over = open.block == Block::Body && (!open.defines || open.rules);
-        if passed_over && end - open.at > MIN_INSIDE {
+        // In C and C++, `void b(int c) {…};` without its inside reads as a declaration
+        // with an initializer (`{}`), not a function: a body followed by `;` is parsed.
+        let before_semicolon = self.lexis.c()
+            && self.src[self.at..]
+                .iter()
+                .find(|b| !b.is_ascii_whitespace())
+                .is_some_and(|&b| b == b';');
+        if passed_over && !before_semicolon && end - open.at > MIN_INSIDE {
             let start = open.at + 1;
             while self.holes.last().is_some_and(|h| h.start >= start) {
                 self.holes.pop();

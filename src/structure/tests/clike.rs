@@ -112,6 +112,34 @@ fn cpp_classes_namespaces_and_methods() {
 
 /// A comment on a `#define`'s continued line ended its text for tree-sitter, which then
 /// read `} while (0)` as code and lost the function after it (redis's ziplist.c).
+/// A class whose head has a parenthesised list before its name (`alignas(…)`) keeps its
+/// body, where its methods are: the scan passes over a body after a parameter list
+/// (`struct S *get(int fd) {`), and this list is none.
+#[test]
+fn a_class_named_after_a_parenthesised_list_keeps_its_methods() {
+    check(
+        Language::Cpp,
+        "namespace n {\nclass alignas(std::max(size_t{64}, size_t{32}))\n    Entry {\n public:\n  void Init(int a) {\n    x_ = a;\n    y_ = a + 1;\n    z_ = a + 2;\n  }\n  int x_, y_, z_;\n};\nstruct S *get(int fd) {\n  return lookup(fd, 1, 2, 3, 4, 5, 6);\n}\n}  // namespace n\n",
+        &[
+            ("n", "namespace", 1, 1, 15, 0),
+            ("n::Entry", "class", 2, 3, 11, 1),
+            ("n::Entry::Init", "method", 5, 5, 9, 2),
+            ("n::get", "function", 12, 12, 14, 1),
+        ],
+    );
+    // Nor is a method whose body a `;` follows taken for a field (libstdc++'s concept
+    // checks).
+    check(
+        Language::Cpp,
+        "struct S {\n  void a() {\n    int x = 1;\n    int y = 2;\n    int z = 3;\n  }\n  void b(int c) {\n    int verylongname = c + 1234567;\n  };\n  int m;\n};\n",
+        &[
+            ("S", "struct", 1, 1, 11, 0),
+            ("S::a", "method", 2, 2, 6, 1),
+            ("S::b", "method", 7, 7, 9, 1),
+        ],
+    );
+}
+
 #[test]
 fn a_comment_in_a_continued_define_loses_no_definition() {
     check(
