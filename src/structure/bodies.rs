@@ -172,8 +172,9 @@ fn lexis(language: Language) -> Option<&'static Lexis> {
     }
 }
 
-/// Words that may precede a Rust item's keyword (`pub unsafe impl`, `const fn`).
-/// C and C++: words that may follow a function's parameters before its body.
+/// C and C++: words that may follow a function's parameters before its body (the
+/// macro blanking's own list, `macros::AFTER_PARAMETERS`, is of the words a trailing
+/// macro may follow, fewer).
 const AFTER_PARAMETERS: &[&str] = &[
     "const",
     "volatile",
@@ -187,6 +188,7 @@ const AFTER_PARAMETERS: &[&str] = &[
     "__attribute__",
 ];
 
+/// Words that may precede a Rust item's keyword (`pub unsafe impl`, `const fn`).
 const RUST_MODIFIERS: &[&str] = &[
     "pub", "unsafe", "default", "auto", "extern", "async", "const",
 ];

@@ -482,23 +482,8 @@ fn javascript_property_functions_and_object_methods_are_symbols() {
         "app.js",
         "// Sends.\nres.send = function send(body) {\n  return body;\n};\n\nFoo.prototype.bar = function () {};\n\nexports.x = () => 1;\nmodule.exports.y = function () {};\n\nconst api = {\n  get() {},\n  post: function () {},\n  nested: { put: () => {} },\n  value: 3,\n};\n\nfunction outer() {\n  const local = { m() {} };\n}\n",
     );
-    let v = ws.json(&["app.js", "--outline"]);
-    let rows: Vec<String> = v["data"]["symbols"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            format!(
-                "{} {} {}-{}",
-                s["qualified_name"].as_str().unwrap(),
-                s["kind"].as_str().unwrap(),
-                s["start_line"],
-                s["end_line"]
-            )
-        })
-        .collect();
     assert_eq!(
-        rows,
+        rows(&ws, "app.js"),
         [
             "res.send function 1-4",
             "Foo.prototype.bar function 6-6",
