@@ -202,24 +202,13 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
         // A code generator's call at the file's top level, without `;` (jemalloc's
         // `rb_gen(static UNUSED, tree_, …)` over two lines): its arguments hold a
         // storage class or type keyword, which no call and no K&R parameter list has.
-        if offset == line_start
-            && previous.is_none_or(|i| ends_item(code_part(text(i))))
-            && let Some(end) = generator_call(source, offset)
-        {
-            let next_ok = next_code(source, end).is_none_or(|b| is_word_byte(b) || b == b'#');
-            if next_ok {
-                blank(offset, end, &mut out);
-                last_significant = previous;
-                skip_to = Some(end);
-                continue;
-            }
-        }
-        // A macro's use over lines at the file's top level, nothing after its `)`
+        // Or any upper-case macro's use over lines there, nothing after its `)`
         // (jemalloc's `CTL_RO_NL_CGEN(config_prof, opt_prof_accum,` and the rest of its
         // arguments below), as a lone macro line is below.
         if offset == line_start
             && previous.is_none_or(|i| ends_item(code_part(text(i))))
-            && let Some(end) = macro_use_over_lines(source, offset)
+            && let Some(end) =
+                generator_call(source, offset).or_else(|| macro_use_over_lines(source, offset))
             && next_code(source, end).is_none_or(|b| is_word_byte(b) || b == b'#')
         {
             blank(offset, end, &mut out);

@@ -208,24 +208,30 @@ pub fn fewest(text: &[u8]) -> u64 {
     let (mut ascii, mut wide, mut alnum, mut letters, mut phase) = (0u64, 0u64, 0u64, 0u64, 0u64);
     for &b in text {
         let kind = KINDS[usize::from(b)];
-        let digit = u64::from(kind & DIGIT);
-        let letter = u64::from((kind & LETTER) >> 1);
-        let separator = u64::from((kind & SEPARATOR) >> 4);
+        let digit = u64::from(kind & DIGIT != 0);
+        let letter = u64::from(kind & LETTER != 0);
+        let separator = u64::from(kind & SEPARATOR != 0);
         ascii += digit & u64::from(phase == 0);
         ascii += letter & (letters ^ 1);
         phase = digit * NEXT_PHASE[phase as usize];
         letters = (letters | letter) & ((digit | separator) ^ 1);
-        wide |= u64::from((kind & WIDE) >> 3);
+        wide |= u64::from(kind & WIDE != 0);
         alnum |= digit | letter;
         // A separator adds the stretch's pieces and starts the next one empty.
-        pieces += separator * (ascii * (wide ^ 1) + alnum * wide);
+        pieces += separator * stretch(ascii, wide, alnum);
         let keep = separator ^ 1;
         ascii *= keep;
         wide &= keep;
         alnum &= keep;
     }
     // The end closes the last stretch, as a separator does.
-    pieces + ascii * (wide ^ 1) + alnum * wide
+    pieces + stretch(ascii, wide, alnum)
+}
+
+/// The pieces a stretch between separators holds (see [`fewest`]): its ASCII pieces, or,
+/// with a non-ASCII byte (`wide` 1), one if it has a letter or digit (`alnum` 1).
+fn stretch(ascii: u64, wide: u64, alnum: u64) -> u64 {
+    ascii * (wide ^ 1) + alnum * wide
 }
 
 /// The digits of a run modulo 3 after one more.
@@ -236,8 +242,8 @@ const NEXT_PHASE: [u64; 3] = [1, 2, 0];
 const DIGIT: u8 = 1;
 const LETTER: u8 = 2;
 /// A byte of a non-ASCII character (or of invalid UTF-8).
-const WIDE: u8 = 8;
-const SEPARATOR: u8 = 16;
+const WIDE: u8 = 4;
+const SEPARATOR: u8 = 8;
 
 /// Each byte's kind bit.
 static KINDS: [u8; 256] = {
