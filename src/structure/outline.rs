@@ -87,17 +87,47 @@ pub(super) fn outline_in_pieces(
     match parse::grammar(language) {
         None => markdown::sections(source, deadline, piece_bytes, &mut out)?,
         Some(grammar) => {
-            let passed_over = passed_over.map(|scanned| (scanned, either));
+            let passed_over = passed_over
+                .map(|scanned| (scanned, if either { Try::Either } else { Try::InTurn }));
             let parse = |text: &[u8], out: &mut Collected| {
                 code(language, &grammar, text, passed_over, deadline, pieces, out)
             };
             if wrappers.is_empty() {
-                parse(source, &mut out)?;
+                let health = parse(source, &mut out)?;
+                // A small C++ file with macros, parsed whole at once, whose tree has an
+                // error over many lines: the error may start in a body (a macro that
+                // takes a declaration, `ABSL_ASSIGN_OR_RETURN(int v, f())`), and the
+                // recovery may have taken the definitions after it. The tree without
+                // the bodies is tried then, and kept when its braces pair and it has
+                // no such error of its own. Only such files pay for the second parse
+                // (5 % of the bytes of abseil, googletest, leveldb and fmt), and it
+                // leaves the bodies out: a cold map of abseil took no measurable time
+                // more, where retrying every file with an error took a quarter more.
+                if health == Some(Health::Swallowing) && cpp_macros && one_piece && !with_holes {
+                    let scanned = bodies::scan(language, source);
+                    let mut tried = Collected::default();
+                    let passed_over = Some((&scanned, Try::Only));
+                    if !scanned.left_out().is_empty()
+                        && code(
+                            language,
+                            &grammar,
+                            source,
+                            passed_over,
+                            deadline,
+                            pieces,
+                            &mut tried,
+                        )?
+                        .is_some()
+                    {
+                        out = tried;
+                    }
+                }
             } else {
                 // Every wrapper unwrapped, in one parse (of a file in one piece); if a
                 // tree has an error, each wrapper checked and the file parsed again.
-                let all =
-                    one_piece && parse(&rust_macros::unwrapped_all(source, &wrappers), &mut out)?;
+                let all = one_piece
+                    && parse(&rust_macros::unwrapped_all(source, &wrappers), &mut out)?
+                        == Some(Health::Clean);
                 if !all {
                     out = Collected::default();
                     let checked = rust_macros::unwrapped_checked(source, &wrappers, deadline)?;
@@ -109,6 +139,52 @@ pub(super) fn outline_in_pieces(
     let mut symbols = out.symbols;
     settle(&mut symbols);
     Ok(symbols)
+}
+
+/// How a file in one piece is parsed without its bodies.
+#[derive(Clone, Copy)]
+enum Try {
+    /// Without them, and whole when that tree is not kept.
+    InTurn,
+    /// Both ways at once, on two threads (see `parse::either`).
+    Either,
+    /// Without them only: when that tree is not kept, nothing is collected and the
+    /// answer is `None`.
+    Only,
+}
+
+/// What the trees of a file held.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Health {
+    /// No syntax error.
+    Clean,
+    /// Errors, none over many lines.
+    Errors,
+    /// An error over at least [`SWALLOWING_LINES`] lines (looked for in a C++ tree
+    /// parsed whole only, the one tree tried again for it).
+    Swallowing,
+}
+
+/// How many lines an error must span to be taken for one that swallowed definitions:
+/// recovery from a macro the grammar misreads usually skips a line or two, and one that
+/// skips more has likely taken whole functions into the error.
+const SWALLOWING_LINES: usize = 10;
+
+/// Whether `tree` holds an error over at least [`SWALLOWING_LINES`] lines, in the file
+/// or inside a body whose recovery took what follows it. Only nodes that hold an error
+/// and span as many lines are entered, so the walk stays on a few big nodes.
+fn swallowing(tree: &tree_sitter::Tree) -> bool {
+    let lines = |node: &tree_sitter::Node| node.end_position().row - node.start_position().row;
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.is_error() {
+            return true;
+        }
+        let mut cursor = node.walk();
+        let children = node.children(&mut cursor);
+        stack.extend(children.filter(|c| c.has_error() && lines(c) >= SWALLOWING_LINES));
+    }
+    false
 }
 
 /// How a file is cut into pieces.
@@ -137,17 +213,17 @@ fn release(tree: tree_sitter::Tree, bytes: usize) {
 }
 
 /// Collects the symbols of a source file, parsing it piece by piece (see `pieces`), or
-/// in one piece without what `passed_over` holds (and with it at once, on another
-/// thread, if its flag says so): whether no tree had an error.
+/// in one piece without what `passed_over` holds, as its [`Try`] says: what the trees
+/// held (`None`: with [`Try::Only`], nothing was collected).
 fn code(
     language: Language,
     grammar: &tree_sitter::Language,
     source: &[u8],
-    passed_over: Option<(&bodies::Scanned, bool)>,
+    passed_over: Option<(&bodies::Scanned, Try)>,
     deadline: Deadline,
     cut: Pieces,
     out: &mut Collected,
-) -> Result<bool, OutlineError> {
+) -> Result<Option<Health>, OutlineError> {
     let rules = Rules::new(language, grammar);
     let separator = language.separator();
     let mut parser = parse::parser(grammar)?;
@@ -157,7 +233,7 @@ fn code(
     // The bytes that open the constructs still open at `start`, and their symbols.
     let mut header: Vec<Range<usize>> = Vec::new();
     let mut resume: Vec<walk::Open> = Vec::new();
-    let mut clean = true;
+    let mut health = Health::Clean;
     let left_out = passed_over
         .map(|(scanned, _)| scanned.left_out())
         .unwrap_or_default();
@@ -183,7 +259,27 @@ fn code(
                     |tree: &tree_sitter::Tree| bodies::trusted(language, tree, &scanned.holes);
                 let kept_if = (bodies::errors_untrusted(language), keep);
                 let (tree, kept) = match at_once {
-                    true => parse::either(
+                    // Without the bodies or not at all: nothing is collected. This tree
+                    // is tried in place of one with an error over many lines, so an
+                    // error of a line or two does not stop it (tree-sitter's C++ has no
+                    // `= {}` default argument, for one), but one over many lines does.
+                    Try::Only => {
+                        let kept_if = (false, |tree: &tree_sitter::Tree| {
+                            bodies::braces_kept(tree, &scanned.holes) && !swallowing(tree)
+                        });
+                        match parse::trial(
+                            &mut parser,
+                            source,
+                            ranges.0,
+                            &closers,
+                            deadline,
+                            kept_if,
+                        )? {
+                            Some(tree) => (tree, true),
+                            None => return Ok(None),
+                        }
+                    }
+                    Try::Either => parse::either(
                         &mut parser,
                         source,
                         ranges,
@@ -191,7 +287,7 @@ fn code(
                         &mut deadline,
                         kept_if,
                     )?,
-                    false => {
+                    Try::InTurn => {
                         parse::in_turn(&mut parser, source, ranges, &closers, deadline, kept_if)?
                     }
                 };
@@ -213,7 +309,14 @@ fn code(
                 (tree, source.len(), Vec::new(), Vec::new())
             }
         };
-        clean &= !tree.root_node().has_error();
+        if tree.root_node().has_error() {
+            // Only a C++ tree parsed whole is tried again (see `outline_in_pieces`).
+            let asked = language == Language::Cpp && passed_over.is_none();
+            health = match health == Health::Swallowing || (asked && swallowing(&tree)) {
+                true => Health::Swallowing,
+                false => Health::Errors,
+            };
+        }
         let reaching = walk::symbols(
             &tree,
             (source, without),
@@ -233,7 +336,7 @@ fn code(
         header = next_header;
         start = to;
     }
-    Ok(clean)
+    Ok(Some(health))
 }
 
 /// Makes every symbol's lines lie within its parent's, and its definition line within

@@ -88,7 +88,7 @@ pub(super) fn in_turn(
 }
 
 /// The tree without what `without` leaves out, if `keep` takes it (see [`in_turn`]).
-fn trial(
+pub(super) fn trial(
     parser: &mut Parser,
     source: &[u8],
     without: &[Range<usize>],
