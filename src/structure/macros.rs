@@ -728,6 +728,15 @@ fn split_branches(source: &[u8], lines: &[(usize, usize)]) -> Vec<(usize, usize)
                     continue;
                 }
                 let Some(first_end) = open.first_end else {
+                    // An `#if` without `#else` whose lines open a brace they do not close
+                    // or close one they did not open (`if (L > 0) {` under one `#ifndef`,
+                    // its `}` under another, in David Gay's dtoa.c): read as if its
+                    // condition held, its two directives blanked, so that the braces
+                    // pair again (the grammar cannot pair them across directives).
+                    if balance(&source[open.body_start..start]).0 != 0 {
+                        found.push((open.start, open.body_start));
+                        found.push((start, end));
+                    }
                     continue;
                 };
                 // Nested groups inside are ignored: only an outermost split is cut.

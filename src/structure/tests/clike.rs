@@ -488,6 +488,25 @@ fn a_macro_with_a_string_and_a_nested_split_parameter_list_are_read_past() {
 }
 
 #[test]
+fn a_conditional_that_splits_a_blocks_braces_is_read_as_if_it_held() {
+    // David Gay's dtoa.c (jq's jv_dtoa.c): `if (L > 0) {` under two `#ifndef`s, its `}`
+    // under two more. The grammar cannot pair braces across directives, and `ulp` went
+    // missing from the file's outline; the four groups' directives become spaces (their
+    // lines stay), a group whose braces pair keeps its own.
+    let source = "ulp(U *x)\n{\n#ifndef Avoid_Underflow\n#ifndef Sudden_Underflow\n\tif (L > 0) {\n#endif\n#endif\n#ifdef IBM\n\t\tL |= 1;\n#endif\n\t\tw = L;\n#ifndef Avoid_Underflow\n#ifndef Sudden_Underflow\n\t\t}\n\telse {\n\t\tw = 0;\n\t\t}\n#endif\n#endif\n\treturn w;\n\t}\n";
+    let blanked = macros::blanked(source.as_bytes()).expect("blanked");
+    let blanked = String::from_utf8(blanked).unwrap();
+    let lines: Vec<&str> = blanked.split('\n').collect();
+    for directive in [2, 3, 5, 6, 11, 12, 17, 18] {
+        assert_eq!(lines[directive].trim(), "", "line {}", directive + 1);
+    }
+    assert_eq!(lines[7], "#ifdef IBM");
+    assert_eq!(lines[9], "#endif");
+    assert_eq!(lines[4], "\tif (L > 0) {");
+    assert_eq!(blanked.len(), source.len());
+}
+
+#[test]
 fn macro_uses_with_a_semicolon_are_blanked_whole() {
     // gmock's `GMOCK_DEFINE_DEFAULT_ACTION_FOR_RETURN_TYPE_(…);` lines, one with an empty
     // argument and a comment after, one with a character: each use and its `;` become
