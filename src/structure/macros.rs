@@ -675,7 +675,8 @@ fn balance(text: &[u8]) -> (i64, i64) {
 /// So is an `#if` that stands inside an expression (after a line that ends in `,`, `(`,
 /// `&&`, `||` or a constructor's `:`), where a grammar without a preprocessor sees no
 /// directive: then its own `#if` line goes too, and its `#endif`. Any other directive
-/// inside an expression goes whole.
+/// inside an expression goes whole. An `#if` without `#else` whose lines leave a brace
+/// unpaired loses its `#if` and `#endif` lines: it is read as if its condition held.
 fn split_branches(source: &[u8], lines: &[(usize, usize)]) -> Vec<(usize, usize)> {
     /// One open `#if`: where its directive starts, where its first branch starts, where
     /// it ends (its first `#else`/`#elif`), if it has ended, and whether it stands inside
