@@ -89,9 +89,10 @@ pub(super) fn outline_in_pieces(
         Some(grammar) => {
             let passed_over = passed_over
                 .map(|scanned| (scanned, if either { Try::Either } else { Try::InTurn }));
-            let parse = |text: &[u8], out: &mut Collected| {
+            let parse_as = |text: &[u8], passed_over, out: &mut Collected| {
                 code(language, &grammar, text, passed_over, deadline, pieces, out)
             };
+            let parse = |text: &[u8], out: &mut Collected| parse_as(text, passed_over, out);
             if wrappers.is_empty() {
                 let health = parse(source, &mut out)?;
                 // A small C++ file with macros, parsed whole at once, whose tree has an
@@ -106,18 +107,10 @@ pub(super) fn outline_in_pieces(
                 if health == Some(Health::Swallowing) && cpp_macros && one_piece && !with_holes {
                     let scanned = bodies::scan(language, source);
                     let mut tried = Collected::default();
-                    let passed_over = Some((&scanned, Try::Only));
+                    let only = Some((&scanned, Try::Only));
+                    // With nothing to leave out, `code` would parse the whole again.
                     if !scanned.left_out().is_empty()
-                        && code(
-                            language,
-                            &grammar,
-                            source,
-                            passed_over,
-                            deadline,
-                            pieces,
-                            &mut tried,
-                        )?
-                        .is_some()
+                        && parse_as(source, only, &mut tried)?.is_some()
                     {
                         out = tried;
                     }
