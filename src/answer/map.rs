@@ -1,8 +1,8 @@
 //! A directory's outline (SPEC §15): the source files under it, each a line with its path
 //! and then its top-level symbols and their children, paged as lines like any window.
 //!
-//! The walk (the `ignore` crate: `.gitignore` and hidden files skipped, the deny policy
-//! applied) runs lazily in listing order; files are parsed a batch at a time on every
+//! The walk (the `ignore` crate: what `.gitignore` files exclude and `.git` skipped, the
+//! deny policy applied) runs lazily in listing order; files are parsed a batch at a time on every
 //! core and their lines produced in order, as a stream the window reader pages. Memory
 //! is one batch plus the page, however large the tree.
 
@@ -68,6 +68,9 @@ impl Listed {
     }
 }
 
+/// The directories where a version control keeps its own files, which a map skips.
+const VCS_DIRECTORIES: [&[u8]; 4] = [b".git", b".hg", b".svn", b".jj"];
+
 impl<'r> MapReader<'r> {
     /// The map of the directory `real` (relative to the root); the files whose lines lie
     /// in `keep` are kept for `data.files`.
@@ -88,8 +91,18 @@ impl<'r> MapReader<'r> {
             .parents(false)
             .git_global(false)
             .follow_links(false)
+            // Hidden files are sources like any other (SPEC §15 skips only what ignore
+            // files and the deny policy exclude); a version control's own directory is
+            // not the tree's.
+            .hidden(false)
             .sort_by_file_path(listing_cmp)
             .filter_entry(move |entry| {
+                if entry.depth() > 0
+                    && entry.file_type().is_some_and(|t| t.is_dir())
+                    && VCS_DIRECTORIES.contains(&entry.file_name().as_encoded_bytes())
+                {
+                    return false;
+                }
                 let relative = entry
                     .path()
                     .strip_prefix(&deny_root)

@@ -164,7 +164,15 @@ pub(super) fn symbols(
         // after it. A node that can hold no definition is passed over whole, as a token.
         if !walker.holds_no_definition(cursor.node()) && cursor.goto_first_child() {
             if cursor.node().start_byte() < limit {
-                walker.enter(cursor.node(), None);
+                // A first child that starts where its parent does (Python's block after
+                // `class A:`, whose comment line the tree hangs on the class) follows
+                // the parent's leading lines.
+                let run = walker
+                    .frames
+                    .last()
+                    .filter(|parent| parent.node.start_byte() == cursor.node().start_byte())
+                    .and_then(|parent| parent.run);
+                walker.enter(cursor.node(), run);
                 continue;
             }
             cursor.goto_parent();
@@ -438,8 +446,10 @@ impl<'t> Walker<'_, 't> {
                 && last.kind == symbol.kind
                 && last.qualified_name == symbol.qualified_name
         }) {
+            // Its definition starts with the first overload: the outline shows that line.
             symbol.start_line = overload.start_line;
             symbol.start_col = overload.start_col;
+            symbol.def_line = overload.def_line;
         }
         let index = match self.out.push(symbol) {
             Ok(index) => index,

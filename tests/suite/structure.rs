@@ -238,7 +238,8 @@ fn outline_lines_are_cut_as_max_line_chars_cuts_lines() {
     assert_eq!(stdout(&out), "3-6 | pub struct … [+9 chars]\n");
 }
 
-/// A tree for the map: ignored, hidden, denied and binary files among the sources.
+/// A tree for the map: ignored, hidden, denied and binary files among the sources, and a
+/// repository's own `.git` directory.
 fn tree() -> Workspace {
     let ws = Workspace::new();
     ws.file(".gitignore", "target/\n");
@@ -249,6 +250,7 @@ fn tree() -> Workspace {
     ws.file("README.txt", "not source\n");
     ws.file("target/gen.rs", "fn generated() {}\n");
     ws.file(".hidden/x.rs", "fn hidden() {}\n");
+    ws.file(".git/hooks/pre-commit.py", "def hook():\n    pass\n");
     ws.file("keys/secret.rs", "fn secret() {}\n");
     ws.file("blob.rs", b"\x00\x01\x02 not text");
     ws
@@ -261,22 +263,24 @@ fn a_directorys_outline_maps_its_source_files() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "   1 | blob.rs
-   2 |   (not parsed: it is not text)
-   3 | docs/notes.md
-   4 |   1-5 | # Guide
-   5 |   3-5 | ## Part
-   6 | run
-   7 |   1-3 | def main():
-   8 | src/lib.rs
-   9 |     3-6 | pub struct Window {
-  10 |    8-17 | impl Window {
-  11 |    9-12 |     pub fn new() -> Self {
-  12 |   14-16 |     pub fn render(&self) -> String {
-  13 |   19-23 | impl fmt::Display for Window {
-  14 |   20-22 |     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-  15 | src/util/mod.rs
-  16 |   1-1 | pub fn helper() {}
+        "   1 | .hidden/x.rs
+   2 |   1-1 | fn hidden() {}
+   3 | blob.rs
+   4 |   (not parsed: it is not text)
+   5 | docs/notes.md
+   6 |   1-5 | # Guide
+   7 |   3-5 | ## Part
+   8 | run
+   9 |   1-3 | def main():
+  10 | src/lib.rs
+  11 |     3-6 | pub struct Window {
+  12 |    8-17 | impl Window {
+  13 |    9-12 |     pub fn new() -> Self {
+  14 |   14-16 |     pub fn render(&self) -> String {
+  15 |   19-23 | impl fmt::Display for Window {
+  16 |   20-22 |     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+  17 | src/util/mod.rs
+  18 |   1-1 | pub fn helper() {}
 
 [1 file is listed without its symbols: the line under its path says why.]
 "

@@ -33,6 +33,7 @@ pub(super) const SPEC: Spec = Spec {
     ],
     nowhere: &[],
     in_braces_or_arrows: &[],
+    anywhere: &[],
 };
 
 /// How many declarator wrappers (`*`, `&`, parentheses, attributes) are looked through

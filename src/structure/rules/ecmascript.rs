@@ -31,6 +31,7 @@ pub(super) const SPEC: Spec = Spec {
         "function_signature",
         "assignment_expression",
         "pair",
+        "export_statement",
     ],
     leading: &["comment", "decorator"],
     braced: false,
@@ -46,6 +47,7 @@ pub(super) const SPEC: Spec = Spec {
         "lexical_declaration",
         "variable_declaration",
     ],
+    anywhere: &[],
 };
 
 /// Statements around a declaration whose lines are the declaration's.
@@ -82,6 +84,7 @@ fn classify(node: Node, cx: &Context) -> Option<Def> {
         }
         "field_definition" | "public_field_definition" => return class_field(node, cx),
         "variable_declarator" => return declarator(node, cx),
+        "export_statement" => return ambient_member(node, cx),
         _ => return None,
     };
     Some(def.up(cx.wrapped_by(0, WRAPPERS)))
@@ -155,6 +158,9 @@ fn property_function(node: Node, cx: &Context) -> Option<Def> {
         return None;
     }
     let object = left.child_by_field_name("object")?;
+    if object.kind() != "this" && is_closure(node.child_by_field_name("right")?, cx) {
+        return None;
+    }
     let mut def = if object.kind() == "this" {
         // `this.bar = function …` in a constructor function or a method: a method of
         // what it builds, under the symbol that encloses it (as ctags lists it).
@@ -240,6 +246,54 @@ fn is_function_value(value: Node) -> bool {
     )
 }
 
+/// `export const c: number;` in a `declare module` or `declare namespace`: a member of
+/// the ambient module, a constant (`const`) or a variable. (Its functions and classes are
+/// the declarations' own symbols.)
+fn ambient_member(node: Node, cx: &Context) -> Option<Def> {
+    if !matches!(cx.enclosing, Some(("module" | "namespace", _)))
+        || !cx
+            .ancestors
+            .iter()
+            .any(|a| a.kind() == "ambient_declaration")
+    {
+        return None;
+    }
+    let declaration = node.child_by_field_name("declaration")?;
+    if !matches!(
+        declaration.kind(),
+        "lexical_declaration" | "variable_declaration"
+    ) || declaration.named_child_count() != 1
+    {
+        return None;
+    }
+    let declarator = declaration.named_child(0)?;
+    let name = declarator.child_by_field_name("name")?;
+    if declarator.kind() != "variable_declarator"
+        || name.kind() != "identifier"
+        || declarator
+            .child_by_field_name("value")
+            .is_some_and(|value| is_function_value(value) || value.kind() == "class")
+    {
+        return None;
+    }
+    let constant = declaration
+        .child(0)
+        .is_some_and(|keyword| keyword.kind() == "const");
+    Def::named(if constant { "constant" } else { "variable" }, name, cx.src)
+}
+
+/// Whether a value is an arrow function inside a function or method: a closure kept in
+/// a local or on a local object (`const done = () => …`, `effect.onStop = () => …`), not
+/// a symbol (as ctags reads JavaScript). Inside an anonymous wrapper (`(function () {
+/// … })()`), which is no symbol, a module's names are still listed.
+fn is_closure(value: Node, cx: &Context) -> bool {
+    value.kind() == "arrow_function"
+        && matches!(
+            cx.enclosing,
+            Some(("function" | "method" | "constructor", _))
+        )
+}
+
 /// A class field holding a function (`handle = () => …`): a method.
 fn class_field(node: Node, cx: &Context) -> Option<Def> {
     if !is_function_value(node.child_by_field_name("value")?) {
@@ -260,6 +314,9 @@ fn declarator(node: Node, cx: &Context) -> Option<Def> {
         return None;
     }
     let value = node.child_by_field_name("value")?;
+    if is_closure(value, cx) {
+        return None;
+    }
     let kind = if is_function_value(value) {
         "function"
     } else if value.kind() == "class" {

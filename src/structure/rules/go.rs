@@ -33,6 +33,7 @@ pub(super) const SPEC: Spec = Spec {
     ],
     nowhere: &[],
     in_braces_or_arrows: &[],
+    anywhere: &[],
 };
 
 fn classify(node: Node, cx: &Context) -> Option<Def> {

@@ -25,6 +25,7 @@ pub(super) const SPEC: Spec = Spec {
     in_braces: &[],
     nowhere: &[],
     in_braces_or_arrows: &[],
+    anywhere: &["enum_body_declarations"],
 };
 
 fn classify(node: Node, cx: &Context) -> Option<Def> {

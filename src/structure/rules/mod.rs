@@ -91,6 +91,9 @@ struct Spec {
     nowhere: &'static [&'static str],
     /// Kinds below which definitions are only inside braces or arrow functions.
     in_braces_or_arrows: &'static [&'static str],
+    /// Kinds below which a definition may be without braces where `braced` is true:
+    /// Java's enum members after the constants' `;` (an abstract method).
+    anywhere: &'static [&'static str],
 }
 
 impl Rules {
@@ -112,15 +115,19 @@ impl Rules {
                 in_braces: &[],
                 nowhere: &[],
                 in_braces_or_arrows: &[],
+                anywhere: &[],
             },
         };
         let in_braces = table(grammar, spec.in_braces);
         let nowhere = table(grammar, spec.nowhere);
         let or_arrows = table(grammar, spec.in_braces_or_arrows);
+        let anywhere = table(grammar, spec.anywhere);
         let inside = (0..in_braces.len())
             .map(|id| {
                 if nowhere[id] {
                     Inside::Nowhere
+                } else if anywhere[id] {
+                    Inside::Anywhere
                 } else if spec.braced || in_braces[id] {
                     Inside::InBraces
                 } else if or_arrows[id] {

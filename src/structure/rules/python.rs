@@ -33,14 +33,34 @@ pub(super) const SPEC: Spec = Spec {
         "decorator",
     ],
     in_braces_or_arrows: &[],
+    anywhere: &[],
 };
 
 fn classify(node: Node, cx: &Context) -> Option<Def> {
     let kind = match node.kind() {
         "function_definition" => "function",
+        "class_definition" if is_protocol(node, cx.src) => "interface",
         "class_definition" => "class",
         _ => return None,
     };
     // Decorators sit in a `decorated_definition` around the definition.
     Some(named(kind, node, "name", cx)?.up(cx.wrapped_by(0, &["decorated_definition"])))
+}
+
+/// Whether a class is a protocol (`class P(Protocol)`, `typing.Protocol[T]`,
+/// `typing_extensions.Protocol`): an interface, as SPEC §15 counts protocols.
+fn is_protocol(node: Node, src: &[u8]) -> bool {
+    let Some(bases) = node.child_by_field_name("superclasses") else {
+        return false;
+    };
+    let mut cursor = bases.walk();
+    bases.named_children(&mut cursor).any(|base| {
+        // `Protocol[T]` is a subscript of the name.
+        let name = match base.kind() {
+            "subscript" => base.child_by_field_name("value"),
+            _ => Some(base),
+        };
+        name.and_then(|name| name.utf8_text(src).ok())
+            .is_some_and(|text| text == "Protocol" || text.ends_with(".Protocol"))
+    })
 }

@@ -26,6 +26,7 @@ pub(super) const SPEC: Spec = Spec {
     in_braces: &[],
     nowhere: &[],
     in_braces_or_arrows: &[],
+    anywhere: &[],
 };
 
 fn classify(node: Node, cx: &Context) -> Option<Def> {

@@ -82,8 +82,9 @@ fn typescript() {
         ("o.method", "method", 27, 27, 27, 0),
         ("Base", "class", 28, 28, 28, 0),
         ("Base.run", "method", 28, 28, 28, 1),
-        // An overload signature belongs to the implementation after it.
-        ("overloaded", "function", 29, 30, 30, 0),
+        // An overload signature belongs to the implementation after it, and the
+        // definition starts with it.
+        ("overloaded", "function", 29, 29, 30, 0),
     ];
     check(Language::TypeScript, TYPESCRIPT, &expected);
     // TSX is TypeScript's grammar with JSX: the same file gives the same outline.
@@ -99,7 +100,7 @@ fn class_method_overloads_belong_to_the_method() {
         "class K {\n  /** over */\n  go(a: string): void;\n  go(a: number): void;\n  go(a: any): void {\n    return;\n  }\n  abstract only(): void;\n}\n",
         &[
             ("K", "class", 1, 1, 9, 0),
-            ("K.go", "method", 2, 5, 7, 1),
+            ("K.go", "method", 2, 3, 7, 1),
             ("K.only", "method", 8, 8, 8, 1),
         ],
     );
@@ -112,7 +113,6 @@ fn javascript_with_jsx_and_old_style_code() {
         JAVASCRIPT,
         &[
             ("App", "function", 2, 5, 9, 0),
-            ("App.handleClick", "function", 6, 6, 6, 1),
             ("legacy", "function", 10, 10, 10, 0),
             ("gen", "function", 11, 11, 11, 0),
             ("numbers", "function", 12, 12, 12, 0),
@@ -133,4 +133,42 @@ fn definitions_in_statements_are_found_past_statements_without_braces_or_arrows(
         "const x = 5;\nfoo(x);\nexports.one = () => 1;\nres.send = function send(b) {\n  return b;\n};\nconst api = { get() {} };\nthrow new Error(String(x));\n",
     );
     assert_eq!(names, ["exports.one", "res.send", "api.get"]);
+}
+
+/// Local variables and closures are not symbols (SPEC §15 "Symbols"): an arrow function
+/// kept in a function's local or on a local object is not listed, as ctags reads
+/// JavaScript; a function expression there, a nested declaration, a method set on `this`
+/// and the names of an anonymous wrapper still are.
+#[test]
+fn closures_in_a_function_are_not_symbols() {
+    check(
+        Language::JavaScript,
+        "function outer() {\n  const local = () => 0;\n  let later = async () => 1;\n  handle.onStop = () => {};\n  var app = function(req) {};\n  function inner() {}\n  this.m = function() {};\n}\n(function () {\n  const h = () => 1;\n}());\nconst top = () => 0;\n",
+        &[
+            ("outer", "function", 1, 1, 8, 0),
+            ("outer.app", "function", 5, 5, 5, 1),
+            ("outer.inner", "function", 6, 6, 6, 1),
+            ("outer.m", "method", 7, 7, 7, 1),
+            ("h", "function", 10, 10, 10, 0),
+            ("top", "function", 12, 12, 12, 0),
+        ],
+    );
+}
+
+/// The members of `declare module` and `declare namespace` are symbols (SPEC §15 "More
+/// symbols"), their constants and variables too; a constant outside one is not.
+#[test]
+fn constants_of_an_ambient_module_are_symbols() {
+    check(
+        Language::TypeScript,
+        "declare module \"mod\" {\n  export function inMod(): void;\n  export const c: number;\n  export let v: string;\n}\ndeclare namespace NS {\n  export const k: number;\n}\nexport const plain: number = 1;\n",
+        &[
+            ("mod", "module", 1, 1, 5, 0),
+            ("mod.inMod", "function", 2, 2, 2, 1),
+            ("mod.c", "constant", 3, 3, 3, 1),
+            ("mod.v", "variable", 4, 4, 4, 1),
+            ("NS", "namespace", 6, 6, 8, 0),
+            ("NS.k", "constant", 7, 7, 7, 1),
+        ],
+    );
 }

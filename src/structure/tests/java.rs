@@ -67,3 +67,14 @@ fn classes_and_methods_inside_expressions_are_found_past_fields_without_braces()
         .collect();
     assert_eq!(names, ["A", "Local", "toString", "m"]);
 }
+
+/// An abstract method after an enum's constants, where no brace follows (the walk steps
+/// over nodes without one), is found, last member or not.
+#[test]
+fn an_enums_abstract_method_is_found() {
+    check(
+        Language::Java,
+        "package p;\nenum E {\n  X;\n  abstract void b();\n}\n",
+        &[("E", "enum", 2, 2, 5, 0), ("E.b", "method", 4, 4, 4, 1)],
+    );
+}

@@ -114,3 +114,53 @@ def outer():
         ],
     );
 }
+
+/// A comment on the first line of a block (which the tree hangs on the statement that
+/// opens the block, not in it) is a leading line of the definition below it, decorators
+/// too (SPEC §15 "Lines of a symbol").
+#[test]
+fn a_comment_that_opens_a_block_is_the_next_definitions() {
+    check(
+        Language::Python,
+        "
+class A:
+    # About m.
+    def m(self): pass
+
+def f():
+    # About g.
+    @dec
+    def g(): pass
+    return g
+",
+        &[
+            ("A", "class", 1, 1, 3, 0),
+            ("A.m", "method", 2, 3, 3, 1),
+            ("f", "function", 5, 5, 9, 0),
+            ("f.g", "function", 6, 8, 8, 1),
+        ],
+    );
+}
+
+/// A protocol is an interface (SPEC §15 "Symbols": "interface (traits and protocols
+/// too)"), however its base is written.
+#[test]
+fn protocols_are_interfaces() {
+    check(
+        Language::Python,
+        "
+class P(Protocol):
+    def m(self) -> int: ...
+class G(typing.Protocol[T]):
+    pass
+class N(Base):
+    pass
+",
+        &[
+            ("P", "interface", 1, 1, 2, 0),
+            ("P.m", "method", 2, 2, 2, 1),
+            ("G", "interface", 3, 3, 4, 0),
+            ("N", "class", 5, 5, 6, 0),
+        ],
+    );
+}
