@@ -64,8 +64,10 @@ pub enum Structure {
     /// when given (`--start-line`, which must lie inside the symbol).
     Symbol { query: String, from: Option<u64> },
     /// `--outline`: the symbols that start within `from..=to` (of `within`'s children),
-    /// on line `from` at or after character `from_char`.
+    /// on line `from` at or after character `from_char`; those counted start at line
+    /// `first` or after (a range `PATH:N-M`'s N, else 1).
     Outline {
+        first: u64,
         from: u64,
         from_char: u64,
         to: Option<u64>,
@@ -317,8 +319,9 @@ fn how(
             to: end,
             within,
         },
+        // In a symbol, 0: from the symbol's start.
         None => Scope {
-            from: w.start_line.unwrap_or(1),
+            from: w.start_line.unwrap_or(if within.is_some() { 0 } else { 1 }),
             to: None,
             within,
         },
@@ -353,6 +356,7 @@ fn how(
         }
         return Ok(match request.call.outline {
             true => How::Structure(Structure::Outline {
+                first: 1,
                 // 0: from the symbol's start.
                 from: w.start_line.unwrap_or(0),
                 from_char: w.start_char.unwrap_or(1),
@@ -380,14 +384,29 @@ fn how(
             )));
         }
         return Ok(match reference {
-            // `PATH:N --start-char C` pages as `--start-line N --start-char C` does.
-            Some(LineRef { line, end }) => How::Structure(Structure::Outline {
-                from: line,
-                from_char: w.start_char.unwrap_or(1),
-                to: Some(end.unwrap_or(u64::MAX)),
-                within: None,
-            }),
+            // `PATH:N --start-char C` pages as `--start-line N --start-char C` does;
+            // `PATH:N-M` lists the symbols that start within N-M (`PATH:N`: N and after),
+            // from line L with `--start-line L`, as its footer says to go on.
+            Some(LineRef { line, end }) => {
+                let from = w.start_line.unwrap_or(line);
+                let last = end.unwrap_or(u64::MAX);
+                if from < line || from > last {
+                    let range = end.map_or(format!("{line}-"), |end| format!("{line}-{end}"));
+                    return Err(Error::invalid_param(format!(
+                        "{} {from} is outside the lines {range} the target names; give a line within them.",
+                        name(name::START_LINE)
+                    )));
+                }
+                How::Structure(Structure::Outline {
+                    first: end.map_or(1, |_| line),
+                    from,
+                    from_char: w.start_char.unwrap_or(1),
+                    to: end,
+                    within: None,
+                })
+            }
             None => How::Structure(Structure::Outline {
+                first: 1,
                 from: w.start_line.unwrap_or(1),
                 from_char: w.start_char.unwrap_or(1),
                 to: None,

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crate::answer::document;
 use crate::answer::text::read_text;
+use crate::args::params::Wording;
 use crate::args::params::{DEFAULT_LIMIT, name};
 use crate::args::request::Request;
 use crate::error::{Error, ErrorCode};
@@ -119,6 +120,7 @@ pub fn read(
     };
     match structure {
         Structure::Outline {
+            first,
             from,
             from_char,
             to,
@@ -126,7 +128,7 @@ pub fn read(
         } => {
             let (language, symbols) = parsed()?;
             let find = |query: &str| lookup(&symbols, language, query, &path);
-            let page = Page::of(request, spec, from, from_char, to, within);
+            let page = Page::of(request, spec, (first, from), from_char, to, within);
             mark(outline(
                 request,
                 facts,
@@ -143,7 +145,7 @@ pub fn read(
             let source = Source::of_file(&text, language, &symbols, decoding.bom());
             let limit = request.call.limit.unwrap_or(DEFAULT_LIMIT);
             let spec = WindowSpec { limit, ..*spec };
-            let view = signatures_view(&source, &scope, &find, &path, &spec)?;
+            let view = signatures_view(&source, &scope, &find, &path, &spec, request.wording())?;
             let within = view.symbol.clone();
             signatures_read(facts, &source, &view, &spec, within)
         }
@@ -237,6 +239,7 @@ fn read_document(
         .collect();
     match structure {
         Structure::Outline {
+            first,
             from,
             from_char,
             to,
@@ -244,7 +247,7 @@ fn read_document(
         } => {
             let page = Page {
                 titles,
-                ..Page::of(request, spec, from, from_char, to, within)
+                ..Page::of(request, spec, (first, from), from_char, to, within)
             };
             outline(
                 request,
@@ -608,15 +611,35 @@ fn lines_of(
                 success = read_from(start)?;
             }
             if !shows(&success, line) {
-                // A budget holds fewer lines than the limit: as many as it holds from N,
-                // then that many with N in their middle, when they still show N.
-                success = read_from(line)?;
-                let held = match &success {
-                    Success::Text(read) => read.window.lines_read(),
-                    _ => 0,
+                // A budget holds fewer lines than the limit: the earliest start whose
+                // window still shows N (found by halving) gives the fullest window up to
+                // N. When that window reaches the symbol's end it is the answer; else as
+                // many lines with N in their middle, or ending at the symbol's end when
+                // that comes first, when they still show N.
+                let (mut lo, mut hi) = (symbol.start_line, line);
+                let mut fullest = read_from(line)?;
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    let window = read_from(mid)?;
+                    if shows(&window, line) {
+                        (hi, fullest) = (mid, window);
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                let (held, last) = match &fullest {
+                    Success::Text(read) => (
+                        read.window.lines_read(),
+                        read.window.end_line().unwrap_or(line),
+                    ),
+                    _ => (0, end),
                 };
-                let start = line.saturating_sub(held / 2).max(symbol.start_line);
-                if held > 1 && start < line {
+                success = fullest;
+                let start = line
+                    .saturating_sub(held / 2)
+                    .min((end + 1).saturating_sub(held))
+                    .max(symbol.start_line);
+                if last < end && held > 1 && start > hi {
                     let centred = read_from(start)?;
                     if shows(&centred, line) {
                         success = centred;
@@ -658,6 +681,9 @@ fn symbol_window(window: &mut read::window::Window, first: u64, end: u64) {
 /// Which symbols an outline lists: those that start within `from..=to`, or within the
 /// symbol `within`.
 struct Page {
+    /// The first line of the range whose symbols are counted (a range `PATH:N-M`'s N,
+    /// else 1).
+    first: u64,
     from: u64,
     /// The character of line `from` where the page starts (`--start-char`).
     from_char: u64,
@@ -678,12 +704,13 @@ impl Page {
     fn of(
         request: &Request,
         spec: &WindowSpec,
-        from: u64,
+        (first, from): (u64, u64),
         from_char: u64,
         to: Option<u64>,
         within: Option<String>,
     ) -> Page {
         Page {
+            first,
             from,
             from_char,
             to,
@@ -723,6 +750,7 @@ fn outline_page(
 ) -> Result<(Success, bool), Error> {
     let path = facts.path.clone();
     let Page {
+        first: range_first,
         from,
         from_char,
         to,
@@ -746,7 +774,15 @@ fn outline_page(
                 .collect();
             (parent.start_line, parent.end_line, children)
         }
-        None => (1, u64::MAX, symbols.iter().collect()),
+        // A range's symbols: those that start within it.
+        None => (
+            1,
+            u64::MAX,
+            symbols
+                .iter()
+                .filter(|s| s.start_line >= range_first && s.start_line <= to.unwrap_or(u64::MAX))
+                .collect(),
+        ),
     };
     let (from, to) = match &within {
         // Not given: the symbol's children from its start.
@@ -1131,10 +1167,23 @@ fn scope_lines(
     find: &dyn Fn(&str) -> Result<usize, Error>,
     total: u64,
     path: &str,
+    wording: Wording,
 ) -> Result<(u64, u64, Option<SymbolInfo>), Error> {
     if let Some(query) = &scope.within {
         let symbol = &source.symbols[find(query)?];
-        return Ok((symbol.start_line, symbol.end_line, Some(info(symbol))));
+        let (first, last) = (symbol.start_line, symbol.end_line);
+        // A start line pages the symbol from there (SPEC §15), as a read of it does.
+        let from = match scope.from {
+            0 => first,
+            from if (first..=last).contains(&from) => from,
+            from => {
+                return Err(Error::invalid_param(format!(
+                    "{} {from} is outside the symbol '{query}' in '{path}' (lines {first}-{last}); give a line within it.",
+                    wording.name(name::START_LINE),
+                )));
+            }
+        };
+        return Ok((from, last, Some(info(symbol))));
     }
     if scope.from > total.max(1) {
         return Err(crate::error::past_the_end(
@@ -1161,10 +1210,11 @@ fn signatures_view<'a>(
     find: &dyn Fn(&str) -> Result<usize, Error>,
     path: &str,
     page: &WindowSpec,
+    wording: Wording,
 ) -> Result<SignaturesView<'a>, Error> {
     let mut lines = FileLines::new(source.bytes);
     let total = lines.total;
-    let (lo, hi, symbol) = scope_lines(source, scope, find, total, path)?;
+    let (lo, hi, symbol) = scope_lines(source, scope, find, total, path, wording)?;
     // Markdown's sections end where their text does: their runs need every line.
     let sections = source.markdown == Some(true);
     let every = if sections { lines.all() } else { Vec::new() };
@@ -1271,9 +1321,9 @@ fn signatures_read(
 /// The usual window of the lines `scope` asks for, for a file `--fit` has no view of.
 fn plain_spec(request: &Request, spec: &WindowSpec, scope: &Scope) -> WindowSpec {
     WindowSpec {
-        start: Start::Line(scope.from),
+        start: Start::Line(scope.from.max(1)),
         limit: match scope.to {
-            Some(to) => to.saturating_sub(scope.from) + 1,
+            Some(to) => to.saturating_sub(scope.from.max(1)) + 1,
             None => request.call.limit.unwrap_or(DEFAULT_LIMIT),
         },
         ..*spec
@@ -1366,7 +1416,7 @@ fn fit(
     };
     let path = facts.path.clone();
     let total = count_lines(source.bytes);
-    let (lo, hi, symbol) = scope_lines(source, scope, find, total, &path)?;
+    let (lo, hi, symbol) = scope_lines(source, scope, find, total, &path, request.wording())?;
     // Each view is read within the budget itself, so that a view that does not fit costs
     // what the budget holds, not the whole of a big file: it fits when no budget cut it
     // (the line limit is the asked range's length, so `limit` only means it ended).
@@ -1424,7 +1474,7 @@ fn fit(
     if source.markdown.is_some() {
         // Made only as far as the budget holds, so that a view that does not fit costs
         // what the budget holds; it is then read (and asked whether it fits) in full.
-        let view = signatures_view(source, scope, find, &path, &within)?;
+        let view = signatures_view(source, scope, find, &path, &within, request.wording())?;
         if !view.over {
             let mut read = signatures_read(facts.clone(), source, &view, &probe, symbol.clone())?;
             if let Success::Text(text) = &mut read
@@ -1446,6 +1496,7 @@ fn fit(
     // children alone would leave a function's outline empty).
     let outline_of = |budget: u64, tokens: Option<u64>, limit: usize| {
         let page = Page {
+            first: lo,
             from: lo,
             from_char: 1,
             to: Some(hi),

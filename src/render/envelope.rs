@@ -58,8 +58,10 @@ pub struct Data<'a> {
     pub suggested_encoding: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entries: Option<&'a [String]>,
+    /// Every answer about structure names its language, `null` when none is known
+    /// (`--enclosing` in a text file reads an indentation block).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub language: Option<&'static str>,
+    pub language: Option<Option<&'static str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symbol: Option<&'a SymbolInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -190,7 +192,7 @@ impl<'a> Envelope<'a> {
                 let data = Data {
                     fallback_encoding: Some(w.replaced().then_some("replace")),
                     suggested_encoding: read.suggested_encoding.as_deref(),
-                    language: read.language.filter(|_| structured),
+                    language: structured.then_some(read.language),
                     symbol: read.symbol.as_ref(),
                     target_line: read.target_line,
                     view: read.view(),
@@ -246,7 +248,7 @@ impl<'a> Envelope<'a> {
                 stats.approx_tokens = Some(chars.div_ceil(4));
                 let data = Data {
                     content: Some(Some(utf8(&outline.content))),
-                    language: Some(outline.language),
+                    language: Some(Some(outline.language)),
                     symbol: outline.symbol.as_ref(),
                     symbols: Some(&outline.symbols),
                     total_symbols: Some(outline.total_symbols),
@@ -302,7 +304,16 @@ impl<'a> Envelope<'a> {
         let mut text = format!("{summary}\n(Took {}ms)", answer.time_ms);
         for hint in hints::footer(success, context.max_bytes, Wording::Tool) {
             text.push('\n');
-            text.push_str(&hint);
+            // The summary's footer, as SPEC §6 writes it: `[Truncated: Showing lines …]`.
+            match hint
+                .strip_prefix("[Truncated")
+                .and_then(|rest| rest.split_once(": showing "))
+            {
+                Some((budget, rest)) => {
+                    text.push_str(&format!("[Truncated{budget}: Showing {rest}"));
+                }
+                None => text.push_str(&hint),
+            }
         }
         Envelope {
             status,

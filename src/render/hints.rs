@@ -44,6 +44,7 @@ pub fn footer_of(
                 ("file", "lines"),
                 &also,
                 truncation && read.symbol.is_none(),
+                read.symbol.as_ref().map(|_| read.facts.path.as_str()),
             );
             if let Some(symbol) = &read.symbol {
                 let lines = symbol_hints(read, symbol, max_bytes, wording, truncation);
@@ -68,8 +69,15 @@ pub fn footer_of(
             hints
         }
         Success::Map(map) => {
-            let mut hints =
-                window_hints(&map.window, max_bytes, wording, ("map", "lines"), "", true);
+            let mut hints = window_hints(
+                &map.window,
+                max_bytes,
+                wording,
+                ("map", "lines"),
+                "",
+                true,
+                None,
+            );
             match map.not_parsed {
                 0 => {}
                 1 => hints.push(
@@ -89,6 +97,7 @@ pub fn footer_of(
             ("directory", "entries"),
             "",
             true,
+            None,
         ),
         Success::Unchanged(unchanged) => vec![format!(
             "(unchanged since hash {})",
@@ -153,6 +162,9 @@ fn window_hints(
     also: &str,
     // Whether to say that the window is truncated.
     truncation: bool,
+    // The file of a symbol's read: a cut line goes on in the file, by line and character,
+    // which a symbol's read does not take (SPEC §15).
+    symbol_in: Option<&str>,
 ) -> Vec<String> {
     if window.total_lines == 0 {
         return vec![format!("({kind} is empty)")];
@@ -183,15 +195,18 @@ fn window_hints(
         ));
     }
     if let Some(cut) = window.first_cut() {
+        let step = wording.set(&[
+            (name::START_LINE, &cut.line),
+            (name::START_CHAR, &(cut.shown_to + 1)),
+        ]);
+        let step = match (symbol_in, wording) {
+            (None, _) => step,
+            (Some(path), Wording::Cli) => format!("{} {step}", quoted(path)),
+            (Some(_), Wording::Tool) => format!("{step} without a symbol"),
+        };
         hints.push(format!(
-            "[Line {} was cut at {} of {} chars. Use {} to continue it.]",
-            cut.line,
-            cut.shown_to,
-            cut.total,
-            wording.set(&[
-                (name::START_LINE, &cut.line),
-                (name::START_CHAR, &(cut.shown_to + 1))
-            ]),
+            "[Line {} was cut at {} of {} chars. Use {step} to continue it.]",
+            cut.line, cut.shown_to, cut.total,
         ));
     }
     hints

@@ -213,7 +213,7 @@ fn data_attributes(x: &mut String, data: &Data) {
     optional(x, "target_line", *target_line);
     optional(x, "fallback_encoding", fallback_encoding.flatten());
     optional(x, "suggested_encoding", *suggested_encoding);
-    optional(x, "language", *language);
+    optional(x, "language", language.flatten());
     optional(x, "total_symbols", *total_symbols);
     optional(x, "view", *view);
 }
@@ -425,7 +425,7 @@ mod tests {
             fallback_encoding: Some(Some("replace")),
             suggested_encoding: Some("gbk"),
             entries: Some(&entries),
-            language: Some("rust"),
+            language: Some(Some("rust")),
             symbol: Some(&symbols[0]),
             symbols: Some(&symbols),
             total_symbols: Some(10),

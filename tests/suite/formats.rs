@@ -57,7 +57,7 @@ fn json_envelope_has_every_field_with_its_meaning() {
 
     assert_eq!(
         text_field(&v),
-        "Read 500 lines from 'src/utils.py' (Lines 1-500).\n(Took Nms)\n[Truncated: showing lines 1-500 of 1523. Use start_line=501 to continue. Use outline=true to list its symbols.]"
+        "Read 500 lines from 'src/utils.py' (Lines 1-500).\n(Took Nms)\n[Truncated: Showing lines 1-500 of 1523. Use start_line=501 to continue. Use outline=true to list its symbols.]"
     );
 
     let stats = &v["stats"];

@@ -197,6 +197,42 @@ fn a_symbols_outline_pages_its_children_with_hints_that_work() {
 }
 
 #[test]
+fn a_ranges_outline_counts_and_pages_its_own_symbols() {
+    let ws = Workspace::new();
+    ws.file(
+        "lib.rs",
+        "pub struct W {\n    a: u32,\n}\n\nimpl W {\n    pub fn a(&self) {}\n    pub fn b(&self) {}\n    pub fn c(&self) {}\n}\n\nfn x() {}\nfn y() {}\n",
+    );
+    let out = ws.run(&["lib.rs:1-11", "--outline", "-n", "2"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "1-3 | pub struct W {\n5-9 | impl W {\n\n[Truncated: showing symbols 1-2 of 6 (lines 1-5). Use --start-line 6 to continue.]\n"
+    );
+    // The footer's start line, with the same range, goes on (SPEC §15 "Outline pages
+    // always advance").
+    let out = ws.run(&["lib.rs:1-11", "--outline", "-n", "2", "--start-line", "6"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "6-6 |     pub fn a(&self) {}\n7-7 |     pub fn b(&self) {}\n\n[Truncated: showing symbols 3-4 of 6 (lines 6-7). Use --start-line 8 to continue.]\n"
+    );
+    let v = ws.json(&["lib.rs:1-11", "--outline", "--start-line", "8"]);
+    assert_eq!(v["status"], "success");
+    assert_eq!(v["data"]["total_symbols"], 6);
+    let names: Vec<&str> = v["data"]["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["c", "x"]);
+    let out = ws.run(&["lib.rs:1-11", "--outline", "--start-line", "12"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("INVALID_PARAM"), "{}", stderr(&out));
+}
+
+#[test]
 fn outline_pages_advance_inside_one_line() {
     let ws = Workspace::new();
     let line: String = (0..7).map(|i| format!("function f{i}(){{}}")).collect();
@@ -370,6 +406,20 @@ fn enclosing_always_shows_line_n() {
     // A near line: from the symbol's start.
     let v = ws.json(&["lib.rs:10", "--enclosing", "-n", "20"]);
     assert_eq!(v["data"]["start_line"], 1);
+    // Where the byte budget holds fewer lines than the limit: as many as it holds, N in
+    // their middle, or ending at the symbol's end when that comes first.
+    let v = ws.json(&["lib.rs:60", "--enclosing", "--max-bytes", "400"]);
+    let (start, end) = (
+        v["data"]["start_line"].as_u64().unwrap(),
+        v["data"]["end_line"].as_u64().unwrap(),
+    );
+    let held = end - start + 1;
+    assert!(held >= 10 && start <= 60 && end >= 60, "{v}");
+    assert!((60 - start).abs_diff(end - 60) <= 1, "{v}");
+    let v = ws.json(&["lib.rs:101", "--enclosing", "--max-bytes", "400"]);
+    assert_eq!(v["data"]["end_line"], 102, "{v}");
+    let start = v["data"]["start_line"].as_u64().unwrap();
+    assert!(102 - start + 2 >= held, "{v}");
     // A column-0 text without a header: the paragraph around N.
     ws.file(
         "notes.txt",
@@ -684,4 +734,66 @@ fn real_headers_give_no_symbol_named_after_a_keyword() {
         .filter(|h| h.to_string_lossy().contains("/c++/"))
         .count();
     assert!(cpp * 4 >= libstdcxx * 3, "{cpp} of {libstdcxx}");
+}
+
+#[test]
+fn a_cut_line_of_a_symbol_goes_on_in_the_file() {
+    let ws = Workspace::new();
+    ws.file(
+        "long.rs",
+        &format!(
+            "fn a() {{}}\nfn long() {{ let s = \"{}\"; }}\n",
+            "x".repeat(300)
+        ),
+    );
+    // A symbol's read takes no start character: the step names the file (SPEC §15).
+    let out = ws.run(&["long.rs#long", "--max-line-chars", "50"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("[Line 2 was cut at 50 of 325 chars. Use 'long.rs' --start-line 2 --start-char 51 to continue it.]"),
+        "{text}"
+    );
+    let out = ws.run(&[
+        "long.rs",
+        "--start-line",
+        "2",
+        "--start-char",
+        "51",
+        "-n",
+        "1",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v = json_lines(&ws.run(&[
+        "--call",
+        r#"{"path":"long.rs","symbol":"long","max_tokens":30}"#,
+    ]))[0]
+        .clone();
+    let text = v["text"].as_str().unwrap();
+    assert!(
+        text.contains("Use start_line=2, start_char=")
+            && text.contains(" without a symbol to continue it.]"),
+        "{text}"
+    );
+}
+
+#[test]
+fn every_answer_about_structure_names_its_language() {
+    let ws = Workspace::new();
+    ws.file("notes.txt", "a\n  b\n  c\n");
+    // No known language: an indentation block, `data.language` null (SPEC §15).
+    let v = ws.json(&["notes.txt:2", "--enclosing"]);
+    assert!(
+        v["data"].as_object().unwrap().contains_key("language"),
+        "{v}"
+    );
+    assert_eq!(v["data"]["language"], serde_json::Value::Null);
+    ws.file("a.rs", "fn f() {\n    1;\n}\n");
+    let v = ws.json(&["a.rs:2", "--enclosing"]);
+    assert_eq!(v["data"]["language"], "rust");
+    // A plain window is no answer about structure.
+    let v = ws.json(&["a.rs"]);
+    assert!(
+        !v["data"].as_object().unwrap().contains_key("language"),
+        "{v}"
+    );
 }

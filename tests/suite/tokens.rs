@@ -351,6 +351,28 @@ fn a_symbol_target_applies_signatures_inside_it() {
     );
     let v = ws.json(&["a.py#Greeter", "--signatures"]);
     assert_eq!(v["data"]["symbol"]["qualified_name"], "Greeter");
+    // Paged inside the symbol from a start line within it (SPEC §15, §18), as its footer
+    // says to go on; a start line outside it is refused.
+    let out = ws.run(&["a.py#Greeter", "--signatures", "-n", "2"]);
+    assert!(
+        stdout(&out).contains("Use 'a.py#Greeter' -s 6 to continue."),
+        "{}",
+        stdout(&out)
+    );
+    let out = ws.run(&["a.py#Greeter", "--signatures", "-s", "10", "--no-hint"]);
+    assert_eq!(
+        stdout(&out),
+        "  10 |     @property\n  11 |     def greeting(self):\n  12 |         ⋯ lines 12-15 (body of greeting)\n"
+    );
+    let out = ws.run(&["a.py#Greeter", "--signatures", "-s", "2"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("outside the symbol 'Greeter'"),
+        "{}",
+        stderr(&out)
+    );
+    let v = ws.json(&["a.py#Greeter", "--fit", "-s", "11"]);
+    assert_eq!(v["data"]["start_line"], 11);
 }
 
 #[test]
