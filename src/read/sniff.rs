@@ -318,7 +318,8 @@ pub fn recognise(head: &[u8]) -> Option<Recognised> {
 ///
 /// Binary data fails the first test it meets.
 fn utf16_by_its_units(sample: &[u8]) -> Option<&'static Encoding> {
-    const MIN_UNITS: usize = 32;
+    // Eight units: a line or two of CJK text (the tiniest inputs are SPEC §17's).
+    const MIN_UNITS: usize = 8;
     let units = sample.len() / 2;
     if units < MIN_UNITS {
         return None;
@@ -326,6 +327,11 @@ fn utf16_by_its_units(sample: &[u8]) -> Option<&'static Encoding> {
     // A line end, tab or space is a unit with a NUL byte: without one (all 8-bit text)
     // the units need not be looked at, which saves every plain read a pass over its head.
     bytes::find(0, &sample[..units * 2])?;
+    // A short sample is a whole small input: UTF-16 has an even length, and UTF-8 text
+    // with a NUL in it (a `.mo` file's strings) reads as Hangul or CJK units.
+    if units < 32 && (sample.len() % 2 == 1 || utf8_but_nul(sample)) {
+        return None;
+    }
     let printable = |b: u8| (0x20..=0x7E).contains(&b);
     [UTF_16LE, UTF_16BE].into_iter().find(|&encoding| {
         let unit = |pair: &[u8]| match encoding == UTF_16LE {
@@ -366,6 +372,19 @@ fn utf16_by_its_units(sample: &[u8]) -> Option<&'static Encoding> {
         }
         spaces > 0 && scripts * 10 >= units * 9 && ascii_pairs * 2 < units - ascii
     })
+}
+
+/// Whether bytes are UTF-8 with NULs among them and at least one character beyond ASCII
+/// (a sequence cut at either end counts as one).
+fn utf8_but_nul(sample: &[u8]) -> bool {
+    let text: Vec<u8> = sample.iter().copied().filter(|&b| b != 0).collect();
+    let from = text.iter().take_while(|&&b| b & 0xC0 == 0x80).count();
+    let beyond_ascii = text.iter().any(|b| !b.is_ascii());
+    beyond_ascii
+        && match std::str::from_utf8(&text[from..]) {
+            Ok(_) => true,
+            Err(error) => error.error_len().is_none(),
+        }
 }
 
 /// BMP ranges that running text is mostly written in (beyond ASCII): Latin, Greek,
@@ -674,6 +693,8 @@ mod tests {
             "Привет, мир! Это тест.\n".repeat(20),
             "Καλημέρα κόσμε, αυτό είναι ένα κείμενο.\n".repeat(20),
             "汉字与表情😀混在一行里，也是中文。\n".repeat(3),
+            // Two short lines.
+            "中文文本测试\n第二行\n".to_string(),
         ] {
             for encoding in [UTF_16LE, UTF_16BE] {
                 let bytes = utf16(&text, encoding);
@@ -692,6 +713,12 @@ mod tests {
             classify(&bytes, true, "x.txt", latin1),
             Err(Evidence::NulByte { .. })
         ));
+        // A small input: UTF-8 with a NUL (a `.mo` file's strings) and an odd length are
+        // not UTF-16, whose units they would pass for.
+        let mo = "тар:\n\0  Привет мира и т.д.\n".as_bytes();
+        assert_eq!(utf16_by_its_units(mo), None);
+        let odd = utf16("中文文本测试\n第二行\n", UTF_16LE);
+        assert_eq!(utf16_by_its_units(&odd[..odd.len() - 1]), None);
         // A sample cut between the halves of a surrogate pair.
         let mut cut = utf16(&format!("{}😀", CHINESE.repeat(3)), UTF_16LE);
         cut.truncate(cut.len() - 2);
