@@ -127,8 +127,19 @@ fn text_from<R: Read>(
     let head_len = options.encoding.head_len();
     let head = metered.read_head(head_len).map_err(io_error)?;
     let complete = head.len() < head_len;
-    let decoding = sniff::classify(&head, complete, file_name, options.encoding)
+    let mut decoding = sniff::classify(&head, complete, file_name, options.encoding)
         .map_err(|evidence| ReadError::Binary(evidence, sniff::recognise(&head)))?;
+    // `--encoding auto` on a file whose head is UTF-8: the rest must be too (SPEC §5
+    // "UTF-8 if valid"), else the legacy encoding of the bytes that are not.
+    if let Some((file, size)) = file
+        && options.encoding == EncodingChoice::Auto
+        && !complete
+        && decoding.encoding == UTF_8
+        && decoding.bom_len == 0
+        && let Some(invalid) = sniff::first_invalid_utf8(file, size)
+    {
+        decoding.encoding = sniff::guess_at(file, invalid);
+    }
     let bom = decoding.bom_len;
     let body = Cursor::new(&head[bom.min(head.len())..]).chain(&mut metered);
     let spec = options.window;
@@ -158,7 +169,7 @@ fn text_from<R: Read>(
                 sink,
             ),
         };
-        return finish(result, metered, &decoding, &head, complete, options);
+        return finish(result, metered, file, &decoding, &head, complete, options);
     }
     let result = match (utf8, file, spec.start) {
         (true, Some((file, size)), Start::Tail(n)) => metered::tail_offset(file, start, size, n)
@@ -178,13 +189,14 @@ fn text_from<R: Read>(
             spec,
         ),
     };
-    finish(result, metered, &decoding, &head, complete, options)
+    finish(result, metered, file, &decoding, &head, complete, options)
 }
 
 /// The window read, with what was found about the whole input.
 fn finish<R: Read>(
     result: Result<Window, WindowError>,
     metered: Metered<R>,
+    file: Option<(&File, u64)>,
     decoding: &sniff::Decoding,
     head: &[u8],
     complete: bool,
@@ -195,7 +207,13 @@ fn finish<R: Read>(
         other => ReadError::Window(other),
     })?;
     let suggested_encoding = match window.replaced() && options.encoding == EncodingChoice::Utf8 {
-        true => sniff::legacy_guess(head, complete),
+        // A head of valid UTF-8 tells nothing: the bytes where the file stops being UTF-8.
+        true => sniff::legacy_guess(head, complete).or_else(|| {
+            let (file, size) = file.filter(|_| !complete && decoding.bom_len == 0)?;
+            let invalid = sniff::first_invalid_utf8(file, size)?;
+            let guess = sniff::guess_at(file, invalid);
+            (guess != UTF_8).then(|| guess.name().to_ascii_lowercase())
+        }),
         false => None,
     };
     Ok(TextWindow {

@@ -418,6 +418,51 @@ pub fn legacy_guess(head: &[u8], complete: bool) -> Option<String> {
     (guess != UTF_8).then(|| guess.name().to_ascii_lowercase())
 }
 
+/// Where the first byte that is not UTF-8 lies in `file` (its bytes `0..size`), read in
+/// blocks through a fixed buffer: what a head of valid UTF-8 does not tell about a file.
+pub fn first_invalid_utf8(file: &std::fs::File, size: u64) -> Option<u64> {
+    use std::os::unix::fs::FileExt;
+    let mut buffer = vec![0u8; 64 << 10];
+    // Bytes of a character the last block cut, carried to the front of the next.
+    let mut carried = 0;
+    let mut at = 0u64;
+    while at < size {
+        let read = file.read_at(&mut buffer[carried..], at).ok()?;
+        if read == 0 {
+            break;
+        }
+        let filled = carried + read;
+        let block_start = at - carried as u64;
+        at += read as u64;
+        match std::str::from_utf8(&buffer[..filled]) {
+            Ok(_) => carried = 0,
+            Err(error) if error.error_len().is_none() && at < size => {
+                let valid = error.valid_up_to();
+                buffer.copy_within(valid..filled, 0);
+                carried = filled - valid;
+            }
+            Err(error) => return Some(block_start + error.valid_up_to() as u64),
+        }
+    }
+    None
+}
+
+/// The legacy encoding of a file whose head is UTF-8 but which is not, guessed from the
+/// bytes around its first that is not (`--encoding auto`, and the footer's suggestion).
+pub fn guess_at(file: &std::fs::File, invalid: u64) -> &'static Encoding {
+    use std::os::unix::fs::FileExt;
+    let from = invalid.saturating_sub(1 << 10);
+    let mut sample = vec![0u8; 64 << 10];
+    let read = file.read_at(&mut sample, from).unwrap_or(0);
+    sample.truncate(read);
+    // From the first line start, so that no character is cut at the front.
+    let start = match from {
+        0 => 0,
+        _ => memchr::memchr(b'\n', &sample).map_or(0, |i| i + 1),
+    };
+    detect(&sample[start.min(sample.len())..], false)
+}
+
 /// chardetng's guess for a head that is not UTF-8.
 fn detect(head: &[u8], complete: bool) -> &'static Encoding {
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);

@@ -311,6 +311,22 @@ fn auto_uses_the_bom_then_utf8_then_detection() {
         assert_eq!(v["stats"]["encoding"], encoding, "{name}");
         assert_eq!(v["status"], "success", "{name}");
     }
+    // UTF-8 only if the whole file is: a Latin-1 byte past the first 64 KiB decides
+    // too, and the default's footer names what auto would choose.
+    let mut late = "plain ascii line\n".repeat(5000).into_bytes();
+    late.extend_from_slice(b"caf\xe9\n");
+    ws.file("late.txt", &late);
+    let v = ws.json(&["late.txt", "--encoding", "auto", "--tail", "1"]);
+    assert_eq!(v["stats"]["encoding"], "windows-1252", "{v}");
+    assert_eq!(v["data"]["content"], "5001 | café\n");
+    let v = ws.json(&["late.txt", "--tail", "1"]);
+    assert_eq!(v["data"]["suggested_encoding"], "windows-1252", "{v}");
+    // A late character that is UTF-8 keeps it UTF-8.
+    let mut late = "plain ascii line\n".repeat(5000).into_bytes();
+    late.extend_from_slice("café 中\n".as_bytes());
+    ws.file("late8.txt", &late);
+    let v = ws.json(&["late8.txt", "--encoding", "auto", "--tail", "1"]);
+    assert_eq!(v["stats"]["encoding"], "utf-8", "{v}");
 }
 
 #[test]
