@@ -12,8 +12,9 @@ use crate::args::request::Request;
 use crate::error::{Error, ErrorCode, ErrorDetail};
 use crate::formats::notebook;
 use crate::formats::pdf::{self, PdfError};
-use crate::outcome::DocumentKind;
+use crate::outcome::{DocumentKind, Success};
 use crate::read::bytes;
+use crate::read::endings::{EndingsScan, LineEndings};
 
 /// How long extracting a PDF's text may take.
 const PDF_BUDGET: Duration = Duration::from_secs(10);
@@ -294,4 +295,29 @@ mod tests {
         assert_eq!(find(&parts, "intro").map(|p| p.start_line), Some(1));
         assert_eq!(find(&parts, "cell-3"), None);
     }
+}
+
+/// A notebook's line endings: `stats.line_endings` describes the file an editor writes
+/// back (SPEC §11), its JSON, not the view. A PDF is no text to write back: its view's.
+pub fn file_endings(kind: DocumentKind, file_bytes: &[u8]) -> Option<LineEndings> {
+    (kind == DocumentKind::Notebook).then(|| {
+        let mut scan = EndingsScan::default();
+        scan.scan(file_bytes);
+        scan.result()
+    })
+}
+
+/// The answer with the file's line endings, where it reports any.
+pub fn with_file_endings(
+    answer: Result<Success, Error>,
+    endings: Option<LineEndings>,
+) -> Result<Success, Error> {
+    answer.map(|mut answer| {
+        if let (Success::Text(read), Some(endings)) = (&mut answer, endings)
+            && read.window.line_endings.is_some()
+        {
+            read.window.line_endings = Some(endings);
+        }
+        answer
+    })
 }

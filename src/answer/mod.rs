@@ -371,6 +371,7 @@ fn document_answer(
     if request.wants_hash() {
         facts.content_hash = Some(blake3::hash(&bytes).to_hex().to_string());
     }
+    let endings = document::file_endings(kind, &bytes);
     drop(bytes);
     let document = Document {
         kind,
@@ -378,7 +379,7 @@ fn document_answer(
     };
     let input = read::TextInput::Stream(Cursor::new(view.text.into_bytes()));
     // `--all` streams the view as it streams a file: whole, no line cut (SPEC §17).
-    read_text(
+    let answer = read_text(
         request,
         facts,
         input,
@@ -386,7 +387,8 @@ fn document_answer(
         asked_line,
         Some(document),
         sink,
-    )
+    );
+    document::with_file_endings(answer, endings)
 }
 
 fn mtime_ms(stat: &Stat) -> i64 {

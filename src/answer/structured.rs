@@ -237,7 +237,7 @@ fn read_document(
         .iter()
         .filter_map(|part| Some((part.start_line, part.title.clone()?)))
         .collect();
-    match structure {
+    let answer = match structure {
         Structure::Outline {
             first,
             from,
@@ -282,7 +282,8 @@ fn read_document(
             let info = innermost(&symbols, line).unwrap_or_else(|| block(&bytes, line));
             lines_of(request, facts, bytes, spec, read, info, At::Holding(line))
         }
-    }
+    };
+    document::with_file_endings(answer, document::file_endings(view.kind, file_bytes))
 }
 
 /// The cell or page `query` names, or NOT_FOUND with the nearest ones.

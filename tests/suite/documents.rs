@@ -291,6 +291,22 @@ fn the_hash_is_the_files_not_the_views() {
 }
 
 #[test]
+fn a_notebooks_line_endings_are_its_files() {
+    let ws = Workspace::new();
+    // One line of JSON whose cell source holds a CRLF: the file has no line end at all.
+    let notebook = r#"{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "id": "a", "metadata": {}, "execution_count": 1, "source": ["a = 1\r\n", "c"], "outputs": []}]}"#;
+    ws.file("one.ipynb", notebook);
+    ws.file("crlf.ipynb", notebook.replace(", \"", ",\r\n\""));
+    for (name, endings) in [("one.ipynb", "none"), ("crlf.ipynb", "crlf")] {
+        for target in [name.to_string(), format!("{name}#cell-1")] {
+            let v = ws.json(&[&target]);
+            assert_eq!(v["data"]["type"], "notebook", "{v}");
+            assert_eq!(v["stats"]["line_endings"], endings, "{target}");
+        }
+    }
+}
+
+#[test]
 fn a_notebook_over_64_mib_is_refused() {
     let ws = Workspace::new();
     let file = std::fs::File::create(ws.path().join("huge.ipynb")).unwrap();
