@@ -37,7 +37,7 @@ pub fn read(file: &File, size: u64, display: &str, hashed: Hashed) -> Result<Opt
         Error::new(
             ErrorCode::SizeLimitExceeded,
             format!(
-                "Image '{display}' is {what}; images over 100 megapixels or 64 MiB, with a side over 65535 pixels, or over 300 MiB once decoded are not sent."
+                "Image '{display}' is {what}; images over 100 megapixels or 64 MiB, taller than 1000000 pixels, or over 400 MB once decoded (16-bit colour, progressive JPEG) are not sent."
             ),
         )
     };

@@ -21,17 +21,18 @@ pub const MAX_PIXELS: u64 = 100_000_000;
 /// Image files larger than this are refused, before any decoding.
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
-/// The longest side decoded, 65,535 pixels: JPEG's and GIF's own limit (WebP's is
-/// lower). Decoding costs by the row as well as by the pixel: a PNG of 1 x 100,000,000
-/// pixels (194 KB) took 5.8 GB and 17-33 s for an answer of 1 x 1568.
-pub const MAX_DECODED_SIDE: u32 = 65_535;
+/// The most rows decoded, 1,000,000: decoding and scaling cost by the row as well as by
+/// the pixel (a PNG of 1 x 100,000,000 pixels, 194 KB, took 5.8 GB and 17-33 s for an
+/// answer of 1 x 1568). JPEG and GIF stop at 65,535 rows themselves, WebP lower; a row
+/// may be as long as the pixel bound allows.
+pub const MAX_DECODED_SIDE: u32 = 1_000_000;
 
-/// The most a decode may hold, 300 MiB: the pixels of any 8-bit RGB image of 100
-/// megapixels (300 MB), or of an RGBA one of 78. A progressive JPEG holds two bytes of
+/// The most a decode may hold: the pixels of any 8-bit RGBA image of 100 megapixels
+/// (400 MB), what the pixel bound implies (16-bit images count twice). A progressive JPEG holds two bytes of
 /// coefficients per sample besides its pixels, so it counts three times its pixels' bytes.
 /// Alpha is premultiplied in place (not in a copy) for resizing, so with the file (64 MiB)
 /// and the resizer's rows a decode stays near 420 MiB, and two at once under 1 GiB.
-pub const MAX_DECODED_BYTES: u64 = 300 << 20;
+pub const MAX_DECODED_BYTES: u64 = 4 * MAX_PIXELS;
 
 /// What a decoder may allocate beside the decoded pixels (PNG chunks, a GIF frame): the
 /// pixels are bounded by `MAX_PIXELS`, this by a constant.
@@ -100,7 +101,7 @@ pub fn scale_if_needed(
 ) -> Result<Option<Scaled>, ScaleError> {
     if bytes.len() as u64 > MAX_FILE_BYTES
         || pixels(width, height) > MAX_PIXELS
-        || width.max(height) > MAX_DECODED_SIDE
+        || height > MAX_DECODED_SIDE
     {
         return Err(ScaleError::TooLarge);
     }
@@ -228,10 +229,7 @@ fn decode(bytes: &[u8], kind: Codec) -> Result<DynamicImage, ScaleError> {
         true => decoder.total_bytes().saturating_mul(3),
         false => decoder.total_bytes(),
     };
-    if pixels(width, height) > MAX_PIXELS
-        || width.max(height) > MAX_DECODED_SIDE
-        || held > MAX_DECODED_BYTES
-    {
+    if pixels(width, height) > MAX_PIXELS || height > MAX_DECODED_SIDE || held > MAX_DECODED_BYTES {
         return Err(ScaleError::TooLarge);
     }
     let mut limits = Limits::default();

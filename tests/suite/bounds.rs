@@ -264,8 +264,9 @@ fn png_header(width: u32, height: u32, depth: u8, colour: u8) -> Vec<u8> {
 fn an_image_that_would_cost_more_than_its_bound_is_refused_from_its_header() {
     let ws = Workspace::new();
     ws.file("column.png", png_header(1, 100_000_000, 8, 0));
-    // 40 megapixels of 16-bit RGBA: 320 MB decoded, past the 300 MiB a decode may hold.
-    ws.file("deep.png", png_header(6_400, 6_250, 16, 6));
+    // 51 megapixels of 16-bit RGBA: 410 MB decoded, past the 400 MB (100 megapixels of
+    // 8-bit RGBA) a decode may hold.
+    ws.file("deep.png", png_header(8_000, 6_400, 16, 6));
     let mut server = Server::start(ws.path(), &["--root", "."], json!({}));
     for (id, name) in [(1, "column.png"), (2, "deep.png")] {
         let started = Instant::now();
@@ -305,10 +306,16 @@ fn a_large_photo_under_100_megapixels_is_scaled_within_its_bound() {
         "screen.png",
         png(8_000, 5_000, image::ExtendedColorType::Rgba8, 4),
     );
+    // A row longer than 65,535 pixels is within the bounds too.
+    ws.file(
+        "wide.png",
+        png(70_000, 100, image::ExtendedColorType::Rgb8, 3),
+    );
     let mut server = Server::start(ws.path(), &["--root", "."], json!({}));
     for (id, name, sent) in [
         (1, "photo.png", (1568, 1045)),
         (2, "screen.png", (1568, 980)),
+        (3, "wide.png", (1568, 2)),
     ] {
         server.read_call(id, json!({"path": name}));
         let v = server.receive();
