@@ -57,7 +57,9 @@ pub fn stdin_facts() -> FileFacts {
 
 /// Standard input that ends at the first end-of-file a terminal signals (Ctrl-D): a
 /// terminal's read returns 0 once per Ctrl-D and then reads on, so a reader that reads
-/// again after a 0 would need several of them.
+/// again after a 0 would need several of them. After a partial line, Ctrl-D hands over
+/// the line without its end (a terminal gives a whole line, with its `\n`, otherwise):
+/// that too is the end.
 struct TerminalEof<R> {
     input: R,
     /// The end was seen (a look at the first bytes found none): not read again.
@@ -70,7 +72,7 @@ impl<R: Read> Read for TerminalEof<R> {
             return Ok(0);
         }
         let n = self.input.read(buf)?;
-        self.ended = n == 0;
+        self.ended = n == 0 || (n < buf.len() && buf[n - 1] != b'\n');
         Ok(n)
     }
 }

@@ -205,6 +205,17 @@ fn pty() -> (File, File) {
 
 #[test]
 fn one_ctrl_d_ends_standard_input_at_a_terminal() {
+    // A line, then one end-of-file (VEOF, Ctrl-D, at the start of a line); a line, then
+    // one after a partial line.
+    for (typed, shown) in [
+        ("typed line\n", "   1 | typed line\n"),
+        ("typed line\nhalf", "   1 | typed line\n   2 | half\n"),
+    ] {
+        one_ctrl_d_after(typed, shown);
+    }
+}
+
+fn one_ctrl_d_after(typed: &str, shown: &str) {
     use std::io::Write;
     let ws = Workspace::new();
     let (mut master, slave) = pty();
@@ -217,8 +228,7 @@ fn one_ctrl_d_ends_standard_input_at_a_terminal() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // A line, then one end-of-file (VEOF, Ctrl-D, at the start of a line).
-    master.write_all(b"typed line\n").unwrap();
+    master.write_all(typed.as_bytes()).unwrap();
     std::thread::sleep(std::time::Duration::from_millis(200));
     master.write_all(b"\x04").unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
@@ -228,7 +238,7 @@ fn one_ctrl_d_ends_standard_input_at_a_terminal() {
         }
         if std::time::Instant::now() > deadline {
             child.kill().unwrap();
-            panic!("agentread still waits for input after one Ctrl-D");
+            panic!("agentread still waits for input after one Ctrl-D ({typed:?})");
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
@@ -240,7 +250,7 @@ fn one_ctrl_d_ends_standard_input_at_a_terminal() {
         .unwrap()
         .read_to_string(&mut out)
         .unwrap();
-    assert_eq!(out, "   1 | typed line\n");
+    assert_eq!(out, shown);
 }
 
 #[test]
