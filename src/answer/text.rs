@@ -40,7 +40,12 @@ pub fn read_stdin(
     spec: &WindowSpec,
     sink: Option<&mut dyn LineSink>,
 ) -> Result<Success, Error> {
-    let input = read::TextInput::Stream(TerminalEof { input, ended });
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stdin());
+    let input = read::TextInput::Stream(TerminalEof {
+        input,
+        ended,
+        terminal,
+    });
     read_text(request, stdin_facts(), input, spec, None, None, sink)
 }
 
@@ -64,6 +69,9 @@ struct TerminalEof<R> {
     input: R,
     /// The end was seen (a look at the first bytes found none): not read again.
     ended: bool,
+    /// Standard input is a terminal, which hands over a line at a time (a pipe may hand
+    /// over any part of one).
+    terminal: bool,
 }
 
 impl<R: Read> Read for TerminalEof<R> {
@@ -72,7 +80,7 @@ impl<R: Read> Read for TerminalEof<R> {
             return Ok(0);
         }
         let n = self.input.read(buf)?;
-        self.ended = n == 0 || (n < buf.len() && buf[n - 1] != b'\n');
+        self.ended = n == 0 || (self.terminal && n < buf.len() && buf[n - 1] != b'\n');
         Ok(n)
     }
 }

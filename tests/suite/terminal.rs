@@ -384,3 +384,31 @@ fn maps_symbols_context_and_errors_on_a_terminal_read_as_piped() {
     );
     assert!(common::stderr(&piped).contains("Did you mean"));
 }
+
+/// A pipe hands over any part of a line: a part without its end is no end of input there.
+#[test]
+fn a_pipe_that_pauses_inside_a_line_is_read_whole() {
+    use std::io::Write;
+    let ws = Workspace::new();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("agentread"))
+        .current_dir(ws.path())
+        .args(["-", "--no-hint"])
+        .env_remove("AGENTREAD_ROOT")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"first\nhal").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    stdin.write_all(b"f line\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "   1 | first\n   2 | half line\n"
+    );
+}
