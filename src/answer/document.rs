@@ -266,6 +266,31 @@ pub fn find<'a>(parts: &'a [Part], query: &str) -> Option<&'a Part> {
         .or_else(|| parts.iter().find(|p| p.id.as_deref() == Some(query)))
 }
 
+/// A notebook's line endings: `stats.line_endings` describes the file an editor writes
+/// back (SPEC §11), its JSON, not the view. A PDF is no text to write back: its view's.
+pub fn file_endings(kind: DocumentKind, file_bytes: &[u8]) -> Option<LineEndings> {
+    (kind == DocumentKind::Notebook).then(|| {
+        let mut scan = EndingsScan::default();
+        scan.scan(file_bytes);
+        scan.result()
+    })
+}
+
+/// The answer with the file's line endings, where it reports any.
+pub fn with_file_endings(
+    answer: Result<Success, Error>,
+    endings: Option<LineEndings>,
+) -> Result<Success, Error> {
+    answer.map(|mut answer| {
+        if let (Success::Text(read), Some(endings)) = (&mut answer, endings)
+            && read.window.line_endings.is_some()
+        {
+            read.window.line_endings = Some(endings);
+        }
+        answer
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,29 +320,4 @@ mod tests {
         assert_eq!(find(&parts, "intro").map(|p| p.start_line), Some(1));
         assert_eq!(find(&parts, "cell-3"), None);
     }
-}
-
-/// A notebook's line endings: `stats.line_endings` describes the file an editor writes
-/// back (SPEC §11), its JSON, not the view. A PDF is no text to write back: its view's.
-pub fn file_endings(kind: DocumentKind, file_bytes: &[u8]) -> Option<LineEndings> {
-    (kind == DocumentKind::Notebook).then(|| {
-        let mut scan = EndingsScan::default();
-        scan.scan(file_bytes);
-        scan.result()
-    })
-}
-
-/// The answer with the file's line endings, where it reports any.
-pub fn with_file_endings(
-    answer: Result<Success, Error>,
-    endings: Option<LineEndings>,
-) -> Result<Success, Error> {
-    answer.map(|mut answer| {
-        if let (Success::Text(read), Some(endings)) = (&mut answer, endings)
-            && read.window.line_endings.is_some()
-        {
-            read.window.line_endings = Some(endings);
-        }
-        answer
-    })
 }

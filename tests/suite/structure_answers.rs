@@ -741,7 +741,7 @@ fn a_cut_line_of_a_symbol_goes_on_in_the_file() {
     let ws = Workspace::new();
     ws.file(
         "long.rs",
-        &format!(
+        format!(
             "fn a() {{}}\nfn long() {{ let s = \"{}\"; }}\n",
             "x".repeat(300)
         ),
