@@ -210,7 +210,8 @@ fn finish<R: Read>(
         // A head of valid UTF-8 tells nothing: the bytes where the file stops being UTF-8.
         true => sniff::legacy_guess(head, complete).or_else(|| {
             let (file, size) = file.filter(|_| !complete && decoding.bom_len == 0)?;
-            let invalid = sniff::first_invalid_utf8(file, size)?;
+            // A suggestion is worth a look at 64 MiB, not at a whole file of gigabytes.
+            let invalid = sniff::first_invalid_utf8_within(file, size, 64 << 20)?;
             let guess = sniff::guess_at(file, invalid);
             (guess != UTF_8).then(|| guess.name().to_ascii_lowercase())
         }),

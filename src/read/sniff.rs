@@ -421,6 +421,14 @@ pub fn legacy_guess(head: &[u8], complete: bool) -> Option<String> {
 /// Where the first byte that is not UTF-8 lies in `file` (its bytes `0..size`), read in
 /// blocks through a fixed buffer: what a head of valid UTF-8 does not tell about a file.
 pub fn first_invalid_utf8(file: &std::fs::File, size: u64) -> Option<u64> {
+    first_invalid_utf8_within(file, size, u64::MAX)
+}
+
+/// [`first_invalid_utf8`] among the first `most` bytes only.
+pub fn first_invalid_utf8_within(file: &std::fs::File, size: u64, most: u64) -> Option<u64> {
+    // Cut short, the bytes may end inside a character that goes on after them.
+    let cut = size > most;
+    let size = size.min(most);
     use std::os::unix::fs::FileExt;
     let mut buffer = vec![0u8; 64 << 10];
     // Bytes of a character the last block cut, carried to the front of the next.
@@ -441,6 +449,7 @@ pub fn first_invalid_utf8(file: &std::fs::File, size: u64) -> Option<u64> {
                 buffer.copy_within(valid..filled, 0);
                 carried = filled - valid;
             }
+            Err(error) if error.error_len().is_none() && cut => return None,
             Err(error) => return Some(block_start + error.valid_up_to() as u64),
         }
     }
@@ -726,6 +735,23 @@ mod tests {
     }
 
     const CHINESE: &str = "中文文本，这是一个测试。\n第二行的内容也是中文：数据、结构与算法。\n";
+
+    /// The first byte that is not UTF-8 is found past any block boundary, and a character
+    /// cut by a block (or by the bytes looked at) is no such byte.
+    #[test]
+    fn the_first_byte_that_is_not_utf8_is_found_across_blocks() {
+        use std::io::Write;
+        let mut text = vec![b'a'; (64 << 10) - 1];
+        text.extend_from_slice("€ and more\n".as_bytes());
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(&text).unwrap();
+        let size = text.len() as u64;
+        assert_eq!(first_invalid_utf8(&file, size), None);
+        assert_eq!(first_invalid_utf8_within(&file, size, 64 << 10), None);
+        file.write_all(b"caf\xe9\n").unwrap();
+        assert_eq!(first_invalid_utf8(&file, size + 5), Some(size + 3));
+        assert_eq!(guess_at(&file, size + 3), encoding_rs::WINDOWS_1252);
+    }
 
     /// Text in UTF-16 without a BOM or the NULs of ASCII (Chinese, Japanese, Korean,
     /// Cyrillic, Greek) is recognised by its code units, in either byte order.

@@ -27,11 +27,16 @@ fn big(ws: &Workspace) -> Vec<u8> {
     data
 }
 
-/// The answer without what differs between a file and a stream (timing, size, mtime, path).
+/// The answer without what differs between a file and a stream (timing, size, mtime, path,
+/// and the encoding suggested for invalid UTF-8: a file is looked at where it stops being
+/// UTF-8, a stream, which cannot be read twice, by its head).
 fn comparable(mut v: Value) -> Value {
     v["text"] = Value::Null;
     v["context"] = Value::Null;
     v["data"]["path"] = Value::Null;
+    if let Some(data) = v["data"].as_object_mut() {
+        data.remove("suggested_encoding");
+    }
     for key in ["time_ms", "file_mtime_ms", "file_size_bytes"] {
         v["stats"].as_object_mut().unwrap().remove(key);
     }
