@@ -10,8 +10,7 @@ use std::time::Duration;
 
 use crate::answer::document;
 use crate::answer::text::read_text;
-use crate::args::params::Wording;
-use crate::args::params::{DEFAULT_LIMIT, name};
+use crate::args::params::{DEFAULT_LIMIT, Wording, name};
 use crate::args::request::Request;
 use crate::error::{Error, ErrorCode};
 use crate::outcome::Document;
@@ -545,17 +544,29 @@ fn inside(
     request: &Request,
 ) -> Result<Option<u64>, Error> {
     match from {
-        Some(line) if line < symbol.start_line || line > symbol.end_line => {
-            Err(Error::invalid_param(format!(
-                "{} {line} is outside the symbol '{}' in '{path}' (lines {}-{}); give a line within it.",
-                request.wording().name(name::START_LINE),
-                symbol.qualified_name,
-                symbol.start_line,
-                symbol.end_line
-            )))
-        }
+        Some(line) if line < symbol.start_line || line > symbol.end_line => Err(outside_symbol(
+            request.wording(),
+            line,
+            &symbol.qualified_name,
+            path,
+            (symbol.start_line, symbol.end_line),
+        )),
         _ => Ok(from),
     }
+}
+
+/// A start line outside the symbol named `symbol`, whose lines are `first..=last`.
+fn outside_symbol(
+    wording: Wording,
+    line: u64,
+    symbol: &str,
+    path: &str,
+    (first, last): (u64, u64),
+) -> Error {
+    Error::invalid_param(format!(
+        "{} {line} is outside the symbol '{symbol}' in '{path}' (lines {first}-{last}); give a line within it.",
+        wording.name(name::START_LINE),
+    ))
 }
 
 /// Reads the lines of `symbol` as `PATH:N-M` would, up to the limit and the budget.
@@ -788,12 +799,14 @@ fn outline_page(
     let (from, to) = match &within {
         // Not given: the symbol's children from its start.
         Some(_) if from == 0 => (first, last),
-        Some(_) if from < first || from > last => {
-            return Err(Error::invalid_param(format!(
-                "{} {from} is outside the symbol '{}' in '{path}' (lines {first}-{last}); give a line within it.",
-                request.wording().name(name::START_LINE),
-                within.as_deref().unwrap_or_default(),
-            )));
+        Some(query) if from < first || from > last => {
+            return Err(outside_symbol(
+                request.wording(),
+                from,
+                query,
+                &path,
+                (first, last),
+            ));
         }
         Some(_) => (from, last),
         None => (from, to.unwrap_or(u64::MAX)),
@@ -1177,12 +1190,7 @@ fn scope_lines(
         let from = match scope.from {
             0 => first,
             from if (first..=last).contains(&from) => from,
-            from => {
-                return Err(Error::invalid_param(format!(
-                    "{} {from} is outside the symbol '{query}' in '{path}' (lines {first}-{last}); give a line within it.",
-                    wording.name(name::START_LINE),
-                )));
-            }
+            from => return Err(outside_symbol(wording, from, query, path, (first, last))),
         };
         return Ok((from, last, Some(info(symbol))));
     }
