@@ -136,7 +136,7 @@ fn text_from<R: Read>(
         && !complete
         && decoding.encoding == UTF_8
         && decoding.bom_len == 0
-        && let Some(invalid) = sniff::first_invalid_utf8(file, size)
+        && let Some(invalid) = sniff::first_invalid_utf8(file, utf8_prefix(&head), size, u64::MAX)
     {
         decoding.encoding = sniff::guess_at(file, invalid);
     }
@@ -211,7 +211,7 @@ fn finish<R: Read>(
         true => sniff::legacy_guess(head, complete).or_else(|| {
             let (file, size) = file.filter(|_| !complete && decoding.bom_len == 0)?;
             // A suggestion is worth a look at 64 MiB, not at a whole file of gigabytes.
-            let invalid = sniff::first_invalid_utf8_within(file, size, 64 << 20)?;
+            let invalid = sniff::first_invalid_utf8(file, utf8_prefix(head), size, 64 << 20)?;
             let guess = sniff::guess_at(file, invalid);
             (guess != UTF_8).then(|| guess.name().to_ascii_lowercase())
         }),
@@ -225,6 +225,15 @@ fn finish<R: Read>(
         content_hash: metered.hash(),
         bytes_read: metered.bytes_read(),
     })
+}
+
+/// How far a head that is UTF-8 (but for a character its end cuts) is known to be: the
+/// scan of the rest starts there, not at the file's start.
+fn utf8_prefix(head: &[u8]) -> u64 {
+    match std::str::from_utf8(head) {
+        Ok(_) => head.len() as u64,
+        Err(error) => error.valid_up_to() as u64,
+    }
 }
 
 fn io_error(err: std::io::Error) -> ReadError {

@@ -418,14 +418,10 @@ pub fn legacy_guess(head: &[u8], complete: bool) -> Option<String> {
     (guess != UTF_8).then(|| guess.name().to_ascii_lowercase())
 }
 
-/// Where the first byte that is not UTF-8 lies in `file` (its bytes `0..size`), read in
-/// blocks through a fixed buffer: what a head of valid UTF-8 does not tell about a file.
-pub fn first_invalid_utf8(file: &std::fs::File, size: u64) -> Option<u64> {
-    first_invalid_utf8_within(file, size, u64::MAX)
-}
-
-/// [`first_invalid_utf8`] among the first `most` bytes only.
-pub fn first_invalid_utf8_within(file: &std::fs::File, size: u64, most: u64) -> Option<u64> {
+/// Where the first byte that is not UTF-8 lies in `file` (its bytes `0..size`), among its
+/// first `most` bytes, read from `from` (a character boundary: the end of what is known to
+/// be UTF-8) in blocks through a fixed buffer: what a head of valid UTF-8 does not tell.
+pub fn first_invalid_utf8(file: &std::fs::File, from: u64, size: u64, most: u64) -> Option<u64> {
     // Cut short, the bytes may end inside a character that goes on after them.
     let cut = size > most;
     let size = size.min(most);
@@ -433,7 +429,7 @@ pub fn first_invalid_utf8_within(file: &std::fs::File, size: u64, most: u64) -> 
     let mut buffer = vec![0u8; 64 << 10];
     // Bytes of a character the last block cut, carried to the front of the next.
     let mut carried = 0;
-    let mut at = 0u64;
+    let mut at = from;
     while at < size {
         let read = file.read_at(&mut buffer[carried..], at).ok()?;
         if read == 0 {
@@ -746,10 +742,18 @@ mod tests {
         let mut file = tempfile::tempfile().unwrap();
         file.write_all(&text).unwrap();
         let size = text.len() as u64;
-        assert_eq!(first_invalid_utf8(&file, size), None);
-        assert_eq!(first_invalid_utf8_within(&file, size, 64 << 10), None);
+        assert_eq!(first_invalid_utf8(&file, 0, size, u64::MAX), None);
+        assert_eq!(first_invalid_utf8(&file, 0, size, 64 << 10), None);
         file.write_all(b"caf\xe9\n").unwrap();
-        assert_eq!(first_invalid_utf8(&file, size + 5), Some(size + 3));
+        assert_eq!(
+            first_invalid_utf8(&file, 0, size + 5, u64::MAX),
+            Some(size + 3)
+        );
+        // From a character boundary past the start.
+        assert_eq!(
+            first_invalid_utf8(&file, 4096, size + 5, u64::MAX),
+            Some(size + 3)
+        );
         assert_eq!(guess_at(&file, size + 3), encoding_rs::WINDOWS_1252);
     }
 

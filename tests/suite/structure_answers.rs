@@ -230,6 +230,17 @@ fn a_ranges_outline_counts_and_pages_its_own_symbols() {
     let out = ws.run(&["lib.rs:1-11", "--outline", "--start-line", "12"]);
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("INVALID_PARAM"), "{}", stderr(&out));
+    // `PATH:N`: the symbols from N on, counted in the whole file, paged from L ≥ N.
+    let v = ws.json(&["lib.rs:6", "--outline", "--start-line", "8", "-n", "1"]);
+    assert_eq!(v["data"]["total_symbols"], 7, "{v}");
+    assert_eq!(v["data"]["symbols"][0]["name"], "c", "{v}");
+    let out = ws.run(&["lib.rs:6", "--outline", "--start-line", "5"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("outside the lines 6-"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

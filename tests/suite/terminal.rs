@@ -203,6 +203,19 @@ fn pty() -> (File, File) {
     (File::from(master), slave)
 }
 
+/// `agentread - --no-hint` in `ws`, its standard input `stdin`, its output piped.
+fn reading_stdin(ws: &Workspace, stdin: Stdio) -> std::process::Child {
+    Command::new(assert_cmd::cargo::cargo_bin!("agentread"))
+        .current_dir(ws.path())
+        .args(["-", "--no-hint"])
+        .env_remove("AGENTREAD_ROOT")
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
 #[test]
 fn one_ctrl_d_ends_standard_input_at_a_terminal() {
     // A line, then one end-of-file (VEOF, Ctrl-D, at the start of a line); a line, then
@@ -219,15 +232,7 @@ fn one_ctrl_d_after(typed: &str, shown: &str) {
     use std::io::Write;
     let ws = Workspace::new();
     let (mut master, slave) = pty();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("agentread"))
-        .current_dir(ws.path())
-        .args(["-", "--no-hint"])
-        .env_remove("AGENTREAD_ROOT")
-        .stdin(Stdio::from(slave))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = reading_stdin(&ws, Stdio::from(slave));
     master.write_all(typed.as_bytes()).unwrap();
     std::thread::sleep(std::time::Duration::from_millis(200));
     master.write_all(b"\x04").unwrap();
@@ -390,15 +395,7 @@ fn maps_symbols_context_and_errors_on_a_terminal_read_as_piped() {
 fn a_pipe_that_pauses_inside_a_line_is_read_whole() {
     use std::io::Write;
     let ws = Workspace::new();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("agentread"))
-        .current_dir(ws.path())
-        .args(["-", "--no-hint"])
-        .env_remove("AGENTREAD_ROOT")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = reading_stdin(&ws, Stdio::piped());
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"first\nhal").unwrap();
     stdin.flush().unwrap();
