@@ -50,9 +50,12 @@ fn word_end(line: &[u8], at: usize) -> usize {
 /// line of open parentheses must not cost a scan to its end for each.
 const MAX_ARGUMENT_BYTES: usize = 1024;
 
-/// The end (after the `)`) of the balanced parentheses that open at `at`, on the line.
+/// The end (after the `)`) of the balanced parentheses that open at `at` in `line` (or
+/// in a whole source, for a use over lines).
+/// Braces may stand inside, paired (abseil's `ABSL_FLAG(bool, f, {}, "");`).
 fn parens_end(line: &[u8], at: usize) -> Option<usize> {
     let mut depth = 0usize;
+    let mut braces = 0usize;
     let stop = line.len().min(at.saturating_add(MAX_ARGUMENT_BYTES));
     let mut i = at;
     while i < stop {
@@ -61,7 +64,7 @@ fn parens_end(line: &[u8], at: usize) -> Option<usize> {
             b')' => {
                 depth = depth.checked_sub(1)?;
                 if depth == 0 {
-                    return Some(i + 1);
+                    return (braces == 0).then_some(i + 1);
                 }
             }
             // A string argument (`_GLIBCXX14_DEPRECATED_SUGGEST("std::shuffle")`).
@@ -78,7 +81,9 @@ fn parens_end(line: &[u8], at: usize) -> Option<usize> {
                     i += if line[i] == b'\\' { 2 } else { 1 };
                 }
             }
-            b'\'' | b';' | b'{' | b'}' => return None,
+            b'{' => braces += 1,
+            b'}' => braces = braces.checked_sub(1)?,
+            b'\'' | b';' => return None,
             _ => {}
         }
         i += 1;
@@ -207,14 +212,25 @@ pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
         // arguments below), as a lone macro line is below.
         if offset == line_start
             && previous.is_none_or(|i| ends_item(code_part(text(i))))
-            && let Some(end) =
-                generator_call(source, offset).or_else(|| macro_use_over_lines(source, offset))
+            && let Some(end) = generator_call(source, offset)
+                .or_else(|| macro_use_over_lines(source, offset))
+                .or_else(|| macro_statement(source, offset))
             && next_code(source, end).is_none_or(|b| is_word_byte(b) || b == b'#')
         {
             blank(offset, end, &mut out);
             last_significant = previous;
             skip_to = Some(end);
             continue;
+        }
+        // A macro around a whole declarator, first on its line, a body after it (libuv's
+        // `UV_UNUSED(static void uv__update_time(uv_loop_t* loop)) {`): its name, its
+        // `(` and its `)` are blanked, the declaration inside is read.
+        if offset == line_start
+            && let Some((open, close)) = wrapping_macro(source, line_start)
+            && next_code(source, close) == Some(b'{')
+        {
+            blank(line_start, open + 1, &mut out);
+            blank(close - 1, close, &mut out);
         }
         // A line that is a macro use and nothing else.
         if let Some(extent) = lone_macro(trimmed) {
@@ -396,18 +412,76 @@ fn generator_call(source: &[u8], at: usize) -> Option<usize> {
     (declaring && source[close..line_end].trim_ascii().is_empty()).then_some(close)
 }
 
-/// The end (after its `)`) of `NAME(…)` at `at` when it is a macro's use over more than
-/// one line with nothing after its `)` on the last.
+/// The end (after its `)`, or its `;`) of `NAME(…)` at `at` when it is a macro's use
+/// over more than one line with nothing after its `)` on the last but a `;` or a `//`
+/// comment (re2's `DEFINE_FLAG(int, limit,` / `"…");`, which C++ read as a function
+/// whose body took the definitions below).
 fn macro_use_over_lines(source: &[u8], at: usize) -> Option<usize> {
     let name_end = word_end(source, at);
     if !macro_like(&source[at..name_end]) || source.get(name_end) != Some(&b'(') {
         return None;
     }
     let close = parens_end(source, name_end)?;
+    if memchr::memchr(b'\n', &source[name_end..close]).is_none() {
+        return None;
+    }
     let line_end = memchr::memchr(b'\n', &source[close..]).map_or(source.len(), |n| close + n);
-    (memchr::memchr(b'\n', &source[name_end..close]).is_some()
-        && source[close..line_end].trim_ascii().is_empty())
-    .then_some(close)
+    let rest = source[close..line_end].trim_ascii_start();
+    let end = close + (line_end - close - rest.len());
+    match rest.strip_prefix(b";") {
+        _ if rest.is_empty() => Some(close),
+        Some(after) => {
+            let after = after.trim_ascii_start();
+            (after.is_empty() || after.starts_with(b"//")).then_some(end + 1)
+        }
+        None => None,
+    }
+}
+
+/// How far a macro's statement is looked through for its `;`.
+const MAX_STATEMENT_BYTES: usize = 16 * 1024;
+
+/// The end (after its `;`) of a statement that calls a member of `NAME(…)`'s value at
+/// `at` (abseil's `ABSL_FLAG(int, f, 200, "").OnUpdate([]() {` … `});`), which no
+/// namespace's level can hold: the grammar read it as broken code, and its recovery
+/// lost every definition below it.
+fn macro_statement(source: &[u8], at: usize) -> Option<usize> {
+    let name_end = word_end(source, at);
+    if !macro_like(&source[at..name_end]) || source.get(name_end) != Some(&b'(') {
+        return None;
+    }
+    let close = parens_end(source, name_end)?;
+    let next = skip_space(source, close);
+    if !(source.get(next) == Some(&b'.') || source[next..].starts_with(b"->")) {
+        return None;
+    }
+    let stop = source.len().min(next.saturating_add(MAX_STATEMENT_BYTES));
+    let mut depth = 0i64;
+    let mut i = next;
+    while i < stop {
+        match source[i] {
+            b'(' | b'{' | b'[' => depth += 1,
+            b')' | b'}' | b']' => {
+                depth -= 1;
+                if depth < 0 {
+                    return None;
+                }
+            }
+            b';' if depth == 0 => return Some(i + 1),
+            quote @ (b'"' | b'\'') => {
+                i += 1;
+                while i < stop && source[i] != quote && source[i] != b'\n' {
+                    i += if source[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'/' if source.get(i + 1) == Some(&b'/') => {
+                i += memchr::memchr(b'\n', &source[i..stop])?;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The first byte of code at or after `at`, past white space and comments (jemalloc's
@@ -448,6 +522,30 @@ fn lone_macro(trimmed: &[u8]) -> Option<usize> {
     let rest = trimmed[end..].trim_ascii_start();
     let comment = rest.strip_prefix(b";")?.trim_ascii_start();
     (comment.is_empty() || comment.starts_with(b"//")).then_some(trimmed.len() - rest.len() + 1)
+}
+
+/// Where `NAME(` at `at` opens and its `)` ends (after it) when the macro's argument,
+/// on one line or more, is a whole function's head: words (a type and a name, at
+/// least, no comma) before its own parameters' `(`, and their `)` last.
+fn wrapping_macro(source: &[u8], at: usize) -> Option<(usize, usize)> {
+    let name_end = word_end(source, at);
+    if !macro_like(&source[at..name_end]) || source.get(name_end) != Some(&b'(') {
+        return None;
+    }
+    let close = parens_end(source, name_end)?;
+    let inner = source[name_end + 1..close - 1].trim_ascii();
+    let head = &inner[..inner.iter().position(|&b| b == b'(')?];
+    let words: Vec<&[u8]> = head
+        .split(|&b| !is_word_byte(b))
+        .filter(|w| !w.is_empty())
+        .collect();
+    // No list of arguments (gmock's `ACTION_TEMPLATE(Name, HAS_1_TEMPLATE_PARAMS(int,
+    // k),` …`) {`), and a name that is no macro's.
+    (words.len() >= 2
+        && !head.contains(&b',')
+        && words.last().is_some_and(|name| !macro_like(name))
+        && inner.ends_with(b")"))
+    .then_some((name_end, close))
 }
 
 /// The end (after `]]`) of the attribute `[[…]]` that opens at `at`, on the line.
@@ -548,6 +646,16 @@ fn inline_macros(line: &[u8]) -> Vec<(usize, usize)> {
             }
             // `NAME void` at the start of a declaration (`_GLIBCXX_ALWAYS_INLINE void`,
             // `static EXPORT int f()`): a type word follows that is not itself the name.
+            // Or a destructor's `~` follows (re2's `ATTRIBUTE_NORETURN ~LogMessageFatal()`).
+            if last_punct.is_none()
+                && previous_words.iter().all(|w| SPECIFIERS.contains(w))
+                && line.get(after) == Some(&b'~')
+                && line.get(after + 1).is_some_and(|&c| is_word_byte(c))
+            {
+                found.push((at, end));
+                at = end;
+                continue;
+            }
             if last_punct.is_none()
                 && previous_words.iter().all(|w| SPECIFIERS.contains(w))
                 && line.get(after).is_some_and(|&c| is_word_byte(c))
@@ -672,8 +780,9 @@ fn balance(text: &[u8]) -> (i64, i64) {
 /// An `#if` whose first branch leaves a brace or parenthesis open (it splits an
 /// expression or a definition's head between branches) is read by its first branch, as
 /// ctags reads it: the byte ranges of its other branches, their directives included.
+/// So is one whose first branch ends inside a definition's head ([`inside_head`]).
 /// So is an `#if` that stands inside an expression (after a line that ends in `,`, `(`,
-/// `&&`, `||` or a constructor's `:`), where a grammar without a preprocessor sees no
+/// `&&`, `||` or a constructor's `:`) or a definition's head, where a grammar without a preprocessor sees no
 /// directive: then its own `#if` line goes too, and its `#endif`. Any other directive
 /// inside an expression goes whole. An `#if` without `#else` whose lines leave a brace
 /// unpaired loses its `#if` and `#endif` lines: it is read as if its condition held.
@@ -686,19 +795,43 @@ fn split_branches(source: &[u8], lines: &[(usize, usize)]) -> Vec<(usize, usize)
         body_start: usize,
         first_end: Option<usize>,
         inside_expression: bool,
+        /// Lines of code before its first branch.
+        code_before: usize,
+        /// Whether its first branch ends inside a definition's head (curl's `int
+        /// wmain(…)` `#else` `int main(…)` `#endif` `{`).
+        first_ends_in_head: bool,
     }
     let mut stack: Vec<Open> = Vec::new();
     let mut found = Vec::new();
-    // The last line of code (no directive, comment or blank line) before this one.
-    let mut last_code: &[u8] = b"";
+    // The last line of code (no directive, comment or blank line) before this one,
+    // without its comments.
+    let mut last_code: Vec<u8> = Vec::new();
+    let mut code = Vec::new();
+    let mut in_comment = false;
+    // Parentheses the code since the last statement's or block's end left open (a
+    // parameter list that runs over lines).
+    let mut open_parens = 0i64;
+    let mut code_lines = 0usize;
     let mut index = 0;
     while index < lines.len() {
         let (start, mut end) = lines[index];
         index += 1;
-        let Some(word) = directive(&source[start..end]) else {
-            let code = code_part(&source[start..end]);
+        let was_in_comment = in_comment;
+        strip_comments(&source[start..end], &mut in_comment, &mut code);
+        let word = match was_in_comment {
+            true => None,
+            false => directive(&source[start..end]),
+        };
+        let Some(word) = word else {
+            let code = code.trim_ascii();
             if !code.is_empty() {
-                last_code = code;
+                open_parens = match code.last() {
+                    Some(b';' | b'{' | b'}') => 0,
+                    _ => (open_parens + balance(code).1).max(0),
+                };
+                last_code.clear();
+                last_code.extend_from_slice(code);
+                code_lines += 1;
             }
             continue;
         };
@@ -712,13 +845,18 @@ fn split_branches(source: &[u8], lines: &[(usize, usize)]) -> Vec<(usize, usize)
                 start,
                 body_start: end,
                 first_end: None,
-                inside_expression: inside_expression(last_code),
+                inside_expression: inside_expression(&last_code)
+                    || inside_head(&last_code, open_parens),
+                code_before: code_lines,
+                first_ends_in_head: false,
             }),
             b"else" | b"elif" | b"elifdef" | b"elifndef" => {
                 if let Some(open) = stack.last_mut()
                     && open.first_end.is_none()
                 {
                     open.first_end = Some(start);
+                    open.first_ends_in_head =
+                        code_lines > open.code_before && inside_head(&last_code, open_parens);
                 }
             }
             b"endif" => {
@@ -740,10 +878,12 @@ fn split_branches(source: &[u8], lines: &[(usize, usize)]) -> Vec<(usize, usize)
                     }
                     continue;
                 };
-                // Nested groups inside are ignored: only an outermost split is cut.
-                if stack.is_empty()
-                    && open.body_start <= first_end
-                    && balance(&source[open.body_start..first_end]) != (0, 0)
+                // Nested groups inside are ignored: only an outermost split is cut (or
+                // one whose first branch ends in a definition's head, wherever it is).
+                if open.first_ends_in_head
+                    || stack.is_empty()
+                        && open.body_start <= first_end
+                        && balance(&source[open.body_start..first_end]) != (0, 0)
                 {
                     found.push((first_end, end));
                 }
@@ -754,11 +894,50 @@ fn split_branches(source: &[u8], lines: &[(usize, usize)]) -> Vec<(usize, usize)
             // conditional changes what an outline lists. (Right after a list's `{`, the
             // grammars recover well enough, and abseil's X-macro lists need the
             // directives between their uses: `PRIM_TYPES(A)` lines have no commas.)
-            _ if inside_expression(last_code) => found.push((start, end)),
+            _ if inside_expression(&last_code) => found.push((start, end)),
             _ => {}
         }
     }
     found
+}
+
+/// `line`'s code into `code`: its comments left out (each block comment a space),
+/// `in_comment` carried from line to line, so that the lines of a block comment, which
+/// need not start with `*`, hold no code. Strings are kept whole.
+fn strip_comments(line: &[u8], in_comment: &mut bool, code: &mut Vec<u8>) {
+    code.clear();
+    let mut at = 0;
+    while at < line.len() {
+        if *in_comment {
+            let Some(n) = memchr::memmem::find(&line[at..], b"*/") else {
+                return;
+            };
+            at += n + 2;
+            *in_comment = false;
+            code.push(b' ');
+            continue;
+        }
+        match line[at] {
+            b'/' if line.get(at + 1) == Some(&b'/') => return,
+            b'/' if line.get(at + 1) == Some(&b'*') => {
+                *in_comment = true;
+                at += 2;
+            }
+            quote @ (b'"' | b'\'') => {
+                let from = at;
+                at += 1;
+                while at < line.len() && line[at] != quote {
+                    at += if line[at] == b'\\' { 2 } else { 1 };
+                }
+                at = (at + 1).min(line.len());
+                code.extend_from_slice(&line[from..at]);
+            }
+            b => {
+                code.push(b);
+                at += 1;
+            }
+        }
+    }
 }
 
 /// A line's code: trimmed, without a comment line or a trailing `//` comment.
@@ -772,6 +951,23 @@ fn code_part(line: &[u8]) -> &[u8] {
         .position(|pair| pair == b"//")
         .map_or(line, |at| &line[..at]);
     code.trim_ascii()
+}
+
+/// Whether an `#if` after code that ends with `last` stands inside a definition's head:
+/// in a parameter list (`open_parens`: curl's `Curl_conncontrol(…, int ctrl` then `#if
+/// DEBUGBUILD` `, const char *reason` `#endif` `)`), after a parameter list (curl's
+/// `int wmain(…)` `#else` `int main(…)` `#endif` `{`, or a constructor's initializers
+/// under `#ifdef`), or after a declaration's type (`static int` then a name in each
+/// branch). A grammar without a preprocessor cannot join what the branches split.
+/// Not after a lone macro use (`G_BEGIN_DECLS`, `FOO(x)`): that ends an item.
+fn inside_head(last: &[u8], open_parens: i64) -> bool {
+    if open_parens > 0 {
+        return true;
+    }
+    let Some(&end) = last.last() else {
+        return false;
+    };
+    (end == b')' || end == b'*' || is_word_byte(end)) && lone_macro(last).is_none()
 }
 
 /// Whether code that ends with `last` goes on past its line: a list or a condition

@@ -164,15 +164,7 @@ pub(super) fn symbols(
         // after it. A node that can hold no definition is passed over whole, as a token.
         if !walker.holds_no_definition(cursor.node()) && cursor.goto_first_child() {
             if cursor.node().start_byte() < limit {
-                // A first child that starts where its parent does (Python's block after
-                // `class A:`, whose comment line the tree hangs on the class) follows
-                // the parent's leading lines.
-                let run = walker
-                    .frames
-                    .last()
-                    .filter(|parent| parent.node.start_byte() == cursor.node().start_byte())
-                    .and_then(|parent| parent.run);
-                walker.enter(cursor.node(), run);
+                walker.enter(cursor.node(), None);
                 continue;
             }
             cursor.goto_parent();
@@ -233,6 +225,18 @@ impl<'t> Walker<'_, 't> {
 
     /// Steps onto `node`, which `run` directly precedes, and lists it if it defines.
     fn enter(&mut self, node: Node<'t>, run: Option<Run>) {
+        // A node on the first line of a parent that defines nothing follows the parent's
+        // leading lines: Python's block after `class A:` (whose comment line the tree
+        // hangs on the class) and the `def` that starts it, C's `struct V {` after
+        // `static`, a function after `extern "C"`.
+        let run = run.or_else(|| {
+            self.frames
+                .last()
+                .filter(|parent| {
+                    !parent.opens && parent.node.start_position().row == node.start_position().row
+                })
+                .and_then(|parent| parent.run)
+        });
         let own_line = self
             .last_token_row
             .is_none_or(|row| node.start_position().row > row);

@@ -538,3 +538,89 @@ fn macro_uses_with_a_semicolon_are_blanked_whole() {
         "}  // namespace cctz\n                  \n}  // namespace absl\n"
     );
 }
+
+#[test]
+fn a_definitions_head_split_by_a_conditional_is_read_by_its_first_branch() {
+    // curl's `tool_main.c`: the head in each branch, the body after `#endif`.
+    check(
+        Language::C,
+        "#ifdef _UNICODE\nint wmain(int argc, wchar_t *argv[])\n#else\nint main(int argc, char *argv[])\n#endif\n{\n  return 0;\n}\n",
+        &[("wmain", "function", 2, 2, 8, 0)],
+    );
+    // curl's `Curl_conncontrol`: a parameter under `#if` inside the list; a block
+    // comment whose lines hold no code before a whole definition in each branch.
+    check(
+        Language::C,
+        "void ctl(struct conn *c, int x\n#if defined(DEBUGBUILD)\n  , const char *reason\n#endif\n  )\n{\n}\n/*\n   about f (see\n*/\n#ifdef A\nint f(void) { return 1; }\n#else\nint f(void) { return 2; }\n#endif\n",
+        &[
+            ("ctl", "function", 1, 1, 7, 0),
+            ("f", "function", 12, 12, 12, 0),
+            ("f", "function", 14, 14, 14, 0),
+        ],
+    );
+    // ninja's `RealDiskInterface()`: a constructor's initializers under `#ifdef`.
+    check(
+        Language::Cpp,
+        "struct R {\n  R()\n#ifdef _WIN32\n      : use_cache_(false)\n#endif\n      {}\n  bool use_cache_;\n};\n",
+        &[
+            ("R", "struct", 1, 1, 8, 0),
+            ("R::R", "constructor", 2, 2, 6, 1),
+        ],
+    );
+}
+
+#[test]
+fn macros_around_a_declarator_or_before_a_destructor_are_read_past() {
+    // libuv's `UV_UNUSED(static void f(…)) {`, on one line or over two, in C and C++.
+    let source = "int before(void) { return 0; }\n\nUV_UNUSED(static void uv__update_time(uv_loop_t* loop)) {\n  loop->time = 0;\n}\nHEAP_EXPORT(void heap_insert(struct heap* heap,\n                             struct heap_node* newnode)) {\n}\nint after(void) { return 1; }\n";
+    for language in [Language::C, Language::Cpp] {
+        check(
+            language,
+            source,
+            &[
+                ("before", "function", 1, 1, 1, 0),
+                ("uv__update_time", "function", 3, 3, 5, 0),
+                ("heap_insert", "function", 6, 6, 8, 0),
+                ("after", "function", 9, 9, 9, 0),
+            ],
+        );
+    }
+    // re2's `ATTRIBUTE_NORETURN ~LogMessageFatal()`.
+    check(
+        Language::Cpp,
+        "class Fatal {\n public:\n  Fatal() {}\n  NORETURN ~Fatal() {\n    abort();\n  }\n};\n",
+        &[
+            ("Fatal", "class", 1, 1, 7, 0),
+            ("Fatal::Fatal", "constructor", 3, 3, 3, 1),
+            ("Fatal::~Fatal", "method", 4, 4, 6, 1),
+        ],
+    );
+}
+
+#[test]
+fn macro_statements_at_a_namespaces_level_take_no_definition_away() {
+    // re2's `DEFINE_FLAG(int, limit,` / `"…");` before an `#ifndef`, abseil's
+    // `ABSL_FLAG(…, {}, "")` and `ABSL_FLAG(…).OnUpdate([]() {` … `});`.
+    check(
+        Language::Cpp,
+        "FOO(int, limit,\n    \"x\");\n\n#ifndef U\nvoid p(int x) {\n}\n#endif\nABSL_FLAG(bool, eb, {}, \"\");\nABSL_FLAG(int, cb, 200, \"\").OnUpdate([]() {\n  v = 1;\n});\nvoid q() {}\n",
+        &[
+            ("p", "function", 5, 5, 6, 0),
+            ("q", "function", 12, 12, 12, 0),
+        ],
+    );
+}
+
+#[test]
+fn a_comment_above_a_qualified_declaration_leads_it() {
+    check(
+        Language::C,
+        "// Doc4\nstatic struct V { int b; } v;\n",
+        &[("V", "struct", 1, 2, 2, 0)],
+    );
+    check(
+        Language::Cpp,
+        "// Entry point.\nextern \"C\" int Entry(int x) { return x; }\n",
+        &[("Entry", "function", 1, 2, 2, 0)],
+    );
+}
