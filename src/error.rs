@@ -219,6 +219,16 @@ impl Error {
         )
     }
 
+    /// A file that got shorter while it was read.
+    pub fn shrank(path: &str) -> Error {
+        Error::new(
+            ErrorCode::IoError,
+            format!(
+                "Reading '{path}' failed: the file got shorter while it was read (truncated or rewritten); read it again."
+            ),
+        )
+    }
+
     /// A file that stat calls regular but whose read would block (`/proc/kmsg`).
     pub fn would_block(path: &str) -> Error {
         Error::new(

@@ -333,8 +333,23 @@ fn read_file(
     if let Some(kind) = document_kind(request, file, display)? {
         return read_document(request, facts, file, kind, spec, asked_line, sink);
     }
+    let display = display.to_string();
     let input = read::TextInput::<std::io::Empty>::File(file, size);
-    read_text(request, facts, input, spec, asked_line, None, sink)
+    let answer = read_text(request, facts, input, spec, asked_line, None, sink);
+    // Checked after an error too: a start line past the end of a file cut meanwhile.
+    not_shorter(file, size, &display)?;
+    answer
+}
+
+/// A file cut shorter while it was read (a log rotated by `copytruncate` under
+/// `--tail`) gave a window of bytes that are no longer there, and counts of neither
+/// file: an error, not a success. A file that grew while it was read (a log being
+/// written) was read as it was when opened, which stays true.
+fn not_shorter(file: &File, size: u64, display: &str) -> Result<(), Error> {
+    match file.metadata() {
+        Ok(now) if now.is_file() && now.len() < size => Err(Error::shrank(display)),
+        _ => Ok(()),
+    }
 }
 
 /// A notebook's or a PDF's window of its view; a notebook that is not one is read as
@@ -349,6 +364,7 @@ fn read_document(
     sink: Option<&mut dyn LineSink>,
 ) -> Result<Success, Error> {
     let bytes = document::read_bytes(file, facts.size_bytes, kind, &facts.path, request.wording())?;
+    not_shorter(file, facts.size_bytes, &facts.path)?;
     document_answer(request, facts, bytes, kind, spec, asked_line, sink)
 }
 
@@ -393,4 +409,27 @@ fn document_answer(
 
 fn mtime_ms(stat: &Stat) -> i64 {
     stat.st_mtime * 1000 + stat.st_mtime_nsec as i64 / 1_000_000
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn a_file_cut_shorter_while_read_is_an_io_error_and_one_that_grew_is_not() {
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(&[b'a'; 1000]).unwrap();
+        assert!(not_shorter(&file, 1000, "log").is_ok());
+        file.write_all(b"more\n").unwrap();
+        assert!(not_shorter(&file, 1000, "log").is_ok());
+        file.set_len(10).unwrap();
+        let error = not_shorter(&file, 1000, "log").unwrap_err();
+        assert_eq!(error.code, crate::error::ErrorCode::IoError);
+        assert!(
+            error.message.contains("got shorter while it was read"),
+            "{}",
+            error.message
+        );
+    }
 }

@@ -67,7 +67,8 @@ Examples:
                                               the command that adds agentread to Claude Code
   agentread --all src/main.rs > copy.txt      every line, numbered, none cut
   agentread --all src/main.rs --numbers tab   the same numbered as cat -n numbers them
-  agentread --generate zsh > ~/.zfunc/_agentread
+  mkdir -p ~/.zfunc && agentread --generate zsh > ~/.zfunc/_agentread
+                                              zsh completions, for a ~/.zfunc on $fpath
 
 Exit status: 0 success or partial, 1 INTERNAL, 2 INVALID_PARAM, 3 NOT_FOUND,
 4 ACCESS_DENIED, 5 PERMISSION_DENIED, 6 NOT_FILE, 7 BINARY_FILE,
@@ -98,7 +99,7 @@ pub const MAN_SECTIONS: &[(&str, &str)] = &[
     ),
     (
         "MCP SERVER",
-        "agentread --mcp serves the read tool over the Model Context Protocol on standard input and output until standard input closes. --root, --max-bytes, --max-line-chars, --max-file-size, --encoding, --numbers, --deny and --deny-secrets shape every call. Without --root or $AGENTREAD_ROOT, the client's roots are used. PNG, JPEG, GIF and WebP files are answered as images, scaled down to 1568 pixels on the longer side when larger or over 5 MiB; over 100 megapixels or 64 MiB they are refused.",
+        "agentread --mcp serves the read tool over the Model Context Protocol on standard input and output until standard input closes. --root, --max-bytes, --max-tokens, --max-line-chars, --max-file-size, --encoding, --numbers, --deny and --deny-secrets shape every call; the server's token budget is 9000 unless --max-tokens sets another. Without --root or $AGENTREAD_ROOT, the client's roots are used. PNG, JPEG, GIF and WebP files are answered as images, scaled down to 1568 pixels on the longer side when larger or over 5 MiB; over 100 megapixels or 64 MiB they are refused.",
     ),
 ];
 

@@ -1,6 +1,8 @@
 //! `--generate WHAT` (SPEC §17): the completion scripts and the man page, generated from
 //! the one clap definition (what `completions/` and `man/` hold, checked by a test).
 
+use std::fmt::Write as _;
+
 use clap::CommandFactory;
 use clap_complete::Shell;
 
@@ -48,7 +50,7 @@ fn bash_for_files(script: &str) -> String {
 }
 
 /// clap_mangen's sections, with the examples kept as written (roff no-fill) and the exit
-/// status and environment spelt out.
+/// status and environment spelt out, in ASCII (`ascii_roff`).
 fn man_page() -> Vec<u8> {
     let man = clap_mangen::Man::new(Cli::command());
     let mut page = Vec::new();
@@ -69,8 +71,28 @@ fn man_page() -> Vec<u8> {
     page.extend_from_slice(format!(".SH EXAMPLES\n.nf\n{}\n.fi\n", roff(examples)).as_bytes());
     page.extend_from_slice(format!(".SH \"EXIT STATUS\"\n{}\n", roff(exit_status)).as_bytes());
     page.extend_from_slice(
-        b".SH ENVIRONMENT\n.TP\n\\fBAGENTREAD_ROOT\\fR\nThe workspace root when \\fB\\-\\-root\\fR is not given.\n.TP\n\\fBAGENTREAD_DENY\\fR\nDeny globs, separated by ':', added to those of \\fB\\-\\-deny\\fR.\n.TP\n\\fBNO_COLOR\\fR\nWhen set and not empty, \\fB\\-\\-color auto\\fR does not colour.\n",
+        b".SH ENVIRONMENT\n.TP\n\\fBAGENTREAD_ROOT\\fR\nThe workspace root when \\fB\\-\\-root\\fR is not given.\n.TP\n\\fBAGENTREAD_DENY\\fR\nDeny globs, separated by ':', added to those of \\fB\\-\\-deny\\fR.\n.TP\n\\fBNO_COLOR\\fR\nWhen set and not empty, \\fB\\-\\-color auto\\fR does not colour.\n.TP\n\\fBAGENTREAD_NO_CACHE\\fR\nWhen set to anything but an empty value or 0 (such as 1), no parsed outlines are kept, as with \\fB\\-\\-no\\-cache\\fR.\n.TP\n\\fBXDG_CACHE_HOME\\fR\nWhere the command line and \\fB\\-\\-call\\fR keep parsed outlines: $XDG_CACHE_HOME/agentread/ when it is an absolute path, else ~/.cache/agentread/ (created 0700; at most 256 MiB, oldest dropped first). The MCP server keeps them in memory.\n",
     );
     let _ = man.render_version_section(&mut page);
-    page
+    ascii_roff(&String::from_utf8_lossy(&page))
+}
+
+/// The roff text in ASCII, so that the page renders in any locale: groff reads a page
+/// as Latin-1 unless told otherwise (and warns at a UTF-8 byte), and under LANG=C draws
+/// no glyph for a `\[uXXXX]` escape it has no ASCII form of. The `…` of
+/// `--max-line-chars`'s help (shared with `--help`) becomes `...` (after `\&`, so that it
+/// cannot start a control line); any other character beyond ASCII becomes `\[uXXXX]`.
+fn ascii_roff(page: &str) -> Vec<u8> {
+    let mut ascii = String::with_capacity(page.len());
+    for c in page.chars() {
+        if c.is_ascii() {
+            ascii.push(c);
+        } else if c == '…' {
+            ascii.push_str("\\&...");
+        } else {
+            // Writing into a String cannot fail.
+            let _ = write!(ascii, "\\[u{:04X}]", u32::from(c));
+        }
+    }
+    ascii.into_bytes()
 }
