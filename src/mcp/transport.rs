@@ -383,8 +383,15 @@ async fn read_line(
     loop {
         let available = read.fill_buf().await.ok()?;
         if available.is_empty() {
-            // A last line without its `\n` is an incomplete message: nothing to read.
-            return None;
+            // A last line without its `\n` is a message all the same (a client that
+            // writes its last request and closes): every request gets an answer. A line
+            // being passed over (too long) ends as the others do, answered.
+            if *discarding {
+                *discarding = false;
+                *overlong = true;
+                return Some(());
+            }
+            return (!line.is_empty()).then_some(());
         }
         let newline = bytes::find(b'\n', available);
         let take = newline.map_or(available.len(), |at| at + 1);

@@ -1170,3 +1170,40 @@ async fn hints_name_parameters_and_the_hash_is_a_footer_line() {
     );
     client.cancel().await.unwrap();
 }
+
+/// A last request without its `\n`, then the end of input: answered all the same.
+#[test]
+fn a_last_request_without_its_newline_is_answered() {
+    let ws = workspace();
+    let input = concat!(
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"read","arguments":{"path":"src/lib.rs","limit":1}}}"#,
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agentread"))
+        .arg("--mcp")
+        .current_dir(ws.path())
+        .env_remove("AGENTREAD_ROOT")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let answers: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let last = answers
+        .iter()
+        .find(|a| a["id"] == 5)
+        .expect("the last request's answer");
+    assert_eq!(last["result"]["isError"], false, "{last}");
+    assert_eq!(out.status.code(), Some(0));
+}
