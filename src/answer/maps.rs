@@ -489,7 +489,7 @@ impl Kept {
             }
             Mode::CommandLine { .. } | Mode::Call => {
                 let dir = super::outlines::directory()?;
-                let mut file = std::fs::File::open(dir.join(entry_name(key))).ok()?;
+                let mut file = super::outlines::open_entry(&dir.join(entry_name(key)))?;
                 let mut head = Vec::with_capacity(HEAD_BYTES);
                 std::io::Read::by_ref(&mut file)
                     .take(HEAD_BYTES as u64)

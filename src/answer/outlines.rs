@@ -239,9 +239,27 @@ pub(super) fn directory() -> Option<PathBuf> {
     Some(dir)
 }
 
+/// An entry opened to be read: a regular file no bigger than the whole cache may be, not
+/// reached through a symlink, never waited for. What else stands under an entry's name (a
+/// FIFO, a link to `/dev/zero`, a huge file) is foreign: ignored, as SPEC §15 says.
+pub(super) fn open_entry(path: &Path) -> Option<fs::File> {
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .ok()?;
+    let meta = file.metadata().ok()?;
+    (meta.is_file() && meta.len() <= DISK_BYTES).then_some(file)
+}
+
 /// The symbols an entry holds, when it is whole and this build's for `key`.
 fn read_entry(file: &Path, key: &str) -> Option<Vec<Symbol>> {
-    let text = fs::read_to_string(file).ok()?;
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut std::io::Read::take(open_entry(file)?, DISK_BYTES),
+        &mut text,
+    )
+    .ok()?;
     let mut lines = text.splitn(3, '\n');
     if lines.next()? != build() || lines.next()? != key {
         return None;

@@ -230,3 +230,51 @@ fn mask_times(answer: &str) -> String {
     out.push_str(rest);
     out
 }
+
+/// What stands under an entry's name but is no regular file (a FIFO, a link to
+/// `/dev/zero`) is foreign: ignored, never waited for or read without end.
+#[test]
+fn an_entry_that_is_no_regular_file_is_ignored() {
+    let ws = Workspace::new();
+    let cache = tempfile::tempdir().unwrap();
+    ws.file("a.py", "def one():\n    pass\n");
+    let run = || {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_agentread"))
+            .current_dir(ws.path())
+            .env_remove("AGENTREAD_ROOT")
+            .env_remove("AGENTREAD_NO_CACHE")
+            .env("XDG_CACHE_HOME", cache.path())
+            .args(["a.py", "--outline"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while child.try_wait().unwrap().is_none() {
+            if std::time::Instant::now() > deadline {
+                child.kill().unwrap();
+                panic!("the outline waited on its cache entry");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        child.wait_with_output().unwrap()
+    };
+    let fresh = stdout(&run());
+    assert!(fresh.contains("def one"), "{fresh}");
+    let dir = cache.path().join("agentread");
+    let entry = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    std::fs::remove_file(&entry).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &entry).unwrap();
+    assert_eq!(stdout(&run()), fresh);
+    let _ = std::fs::remove_file(&entry);
+    let made = std::process::Command::new("mkfifo")
+        .arg(&entry)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    assert_eq!(stdout(&run()), fresh);
+}
