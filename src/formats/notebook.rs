@@ -108,6 +108,12 @@ pub fn view_bounded(bytes: &[u8]) -> Result<Option<NotebookView>, TooManyCells> 
         .or_else(|| metadata.language_info.and_then(|l| l.name.0))
         .map(Cow::into_owned);
     let View { text, cells, .. } = notebook.cells.0;
+    // A NUL a kernel printed (`"abc\u0000def"` in the JSON, no NUL in the file) is shown
+    // as its picture, U+2400: as a NUL the view would be taken for a binary file's.
+    let text = match memchr::memchr(0, text.as_bytes()) {
+        Some(_) => text.replace('\0', "\u{2400}"),
+        None => text,
+    };
     Ok(Some(NotebookView {
         text,
         cells,

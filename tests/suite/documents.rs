@@ -306,6 +306,24 @@ fn a_notebooks_line_endings_are_its_files() {
     }
 }
 
+/// A NUL a kernel printed is a JSON escape, no NUL in the file: the view shows its
+/// picture, and the notebook is no binary file.
+#[test]
+fn a_nul_in_a_notebooks_output_is_shown_as_its_picture() {
+    let ws = Workspace::new();
+    let notebook = r#"{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "id": "a", "metadata": {}, "execution_count": 1, "source": ["print(b)"], "outputs": [{"output_type": "stream", "name": "stdout", "text": ["abc\u0000def\n"]}]}]}"#;
+    ws.file("nul.ipynb", notebook);
+    let v = ws.json(&["nul.ipynb"]);
+    assert_eq!(v["status"], "success", "{v}");
+    assert!(
+        v["data"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("abc\u{2400}def"),
+        "{v}"
+    );
+}
+
 #[test]
 fn a_notebook_over_64_mib_is_refused() {
     let ws = Workspace::new();
