@@ -93,16 +93,24 @@ pub fn read_bytes(
 }
 
 fn too_large(kind: DocumentKind, path: &str, wording: Wording) -> Error {
-    let (what, bound) = match kind {
-        DocumentKind::Notebook => ("notebook", "64 MiB"),
-        DocumentKind::Pdf => ("PDF", "64 MiB"),
-    };
-    Error::new(
-        ErrorCode::SizeLimitExceeded,
-        format!(
-            "'{path}' is a {what} larger than {bound}, the most that is read as a view; {} reads it as it is.",
-            wording.flag(name::RAW)
+    let raw = wording.flag(name::RAW);
+    let message = match kind {
+        DocumentKind::Notebook => format!(
+            "'{path}' is a notebook larger than 64 MiB, the most that is read as a view; {raw} reads it as it is."
         ),
+        DocumentKind::Pdf => format!(
+            "'{path}' is a PDF larger than 64 MiB, the most that is read as a view; {}",
+            pdf_next_step(&raw)
+        ),
+    };
+    Error::new(ErrorCode::SizeLimitExceeded, message)
+}
+
+/// What to do with a PDF whose text is not read: `--raw` alone would be refused again
+/// as binary when its streams are compressed, as most are.
+fn pdf_next_step(raw: &str) -> String {
+    format!(
+        "{raw} reads its bytes as they are (binary where its streams are compressed, as most are), and poppler's pdftotext reads its text without this bound."
     )
 }
 
@@ -215,16 +223,18 @@ fn pdf_error(error: PdfError, path: &str, wording: Wording) -> Error {
         PdfError::TooLarge => Error::new(
             ErrorCode::SizeLimitExceeded,
             format!(
-                "'{path}' is a PDF too large to read as text within {} MiB of memory (its objects or a page's content, or more than {} MiB of text); {raw} reads it as it is.",
+                "'{path}' is a PDF too large to read as text within {} MiB of memory (its objects or a page's content, or more than {} MiB of text); {}",
                 pdf::MEMORY_BUDGET >> 20,
-                pdf::MAX_TEXT_BYTES >> 20
+                pdf::MAX_TEXT_BYTES >> 20,
+                pdf_next_step(&raw)
             ),
         ),
         PdfError::Timeout => Error::new(
             ErrorCode::SizeLimitExceeded,
             format!(
-                "Reading the text of '{path}' took longer than {} s and was given up; {raw} reads it as it is.",
-                PDF_BUDGET.as_secs()
+                "Reading the text of '{path}' took longer than {} s and was given up; {}",
+                PDF_BUDGET.as_secs(),
+                pdf_next_step(&raw)
             ),
         ),
     }

@@ -85,6 +85,13 @@ fn a_pdf_read_is_bounded_whatever_the_files_shape() {
         );
         let message = result["error"]["message"].as_str().unwrap();
         assert!(message.contains("raw=true"), "{message}");
+        // `raw` alone is refused as binary where the streams are compressed: the
+        // message says so, and what reads the text.
+        assert!(
+            message.contains("binary where its streams are compressed")
+                && message.contains("pdftotext"),
+            "{message}"
+        );
         assert!(
             started.elapsed() < Duration::from_secs(10),
             "{name}: {:?}",
