@@ -83,6 +83,9 @@ impl std::fmt::Display for ScaleError {
 
 impl std::error::Error for ScaleError {}
 
+/// Held while an image is decoded and scaled.
+static DECODING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// The image to send in place of `bytes`, or None when the file is sent as it is.
 ///
 /// `width` and `height` are the header's (as the caller read them to describe the image). An
@@ -108,6 +111,11 @@ pub fn scale_if_needed(
     if width.max(height) <= MAX_SIDE && bytes.len() as u64 <= MAX_SENT_BYTES {
         return Ok(None);
     }
+    // One image is decoded and scaled at a time in a process: the MCP server answers
+    // calls in parallel, and six 7000x7000 16-bit PNGs of 381 KB each at once held 995 MB.
+    let _one = DECODING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let mut image = decode(bytes, kind)?;
     let jpeg = kind == Codec::Jpeg;
     let (width, height) = (image.width(), image.height());
