@@ -35,7 +35,9 @@ impl EncodingChoice {
         if label.eq_ignore_ascii_case("auto") {
             return Some(EncodingChoice::Auto);
         }
-        let encoding = Encoding::for_label(label.trim().as_bytes())?;
+        // Not the WHATWG "replacement" decoder (`iso-2022-kr`, `hz-gb-2312`, …), which turns
+        // any input into one U+FFFD: no encoding to read a file in.
+        let encoding = Encoding::for_label_no_replacement(label.trim().as_bytes())?;
         Some(if encoding == UTF_8 {
             EncodingChoice::Utf8
         } else {
@@ -912,5 +914,8 @@ mod tests {
             Some(EncodingChoice::Named(encoding_rs::WINDOWS_1252))
         );
         assert_eq!(EncodingChoice::from_label("klingon"), None);
+        // The "replacement" labels name no encoding a file can be read in.
+        assert_eq!(EncodingChoice::from_label("iso-2022-kr"), None);
+        assert_eq!(EncodingChoice::from_label("hz-gb-2312"), None);
     }
 }
