@@ -172,13 +172,19 @@ impl Server {
                     ))),
                     Ok(Ok(listed)) => {
                         let given = listed.roots.len();
+                        // Each root holds a descriptor: one for each directory, and at
+                        // most MAX_ROOTS (a list of 300 roots took every descriptor a
+                        // process has on macOS, and every read failed).
+                        let mut seen = std::collections::HashSet::new();
                         let usable: Vec<Arc<Served>> = listed
                             .roots
                             .iter()
                             .filter_map(|root| file_uri_path(&root.uri))
+                            .filter(|dir| seen.insert(dir.clone()))
                             .filter_map(|dir| {
                                 Root::open(Path::new(OsStr::from_bytes(&dir)), "root").ok()
                             })
+                            .take(MAX_ROOTS)
                             .map(Served::new)
                             .collect();
                         match (usable.is_empty(), given) {
@@ -390,6 +396,9 @@ fn read_tool() -> Tool {
             .open_world(false),
     )
 }
+
+/// The most roots of a client's that are served: real clients list a few.
+const MAX_ROOTS: usize = 64;
 
 /// Heavy reads (`answer::heavy`) run at most this many at once: each may take up to the
 /// 256 MiB its kind is bounded by, so the server stays under 1 GiB with 64 calls in

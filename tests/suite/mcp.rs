@@ -1207,3 +1207,27 @@ fn a_last_request_without_its_newline_is_answered() {
     assert_eq!(last["result"]["isError"], false, "{last}");
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// A root listed again is served once, and at most 64 roots are held: each holds a
+/// descriptor, and 1,000 of them took every one a process may have (every read then
+/// failed with "Too many open files").
+#[tokio::test]
+async fn a_root_listed_many_times_is_held_once() {
+    let ws = workspace();
+    let first = Workspace::new();
+    first.file("one.txt", "first root\n");
+    let client = RootsClient::default();
+    *client.roots.lock().unwrap() = vec![format!("file://{}", first.path().display()); 1000];
+    let mut cmd = tokio::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg("ulimit -n 128 && exec \"$0\" --mcp")
+        .arg(env!("CARGO_BIN_EXE_agentread"))
+        .current_dir(ws.path())
+        .env_remove("AGENTREAD_ROOT")
+        .env_remove("AGENTREAD_DENY");
+    let transport = TokioChildProcess::new(cmd).unwrap();
+    let service = client.serve(transport).await.expect("initialize");
+    let r = call(&service, json!({"path": "one.txt"})).await;
+    assert_eq!(text_of(&r, 0), "   1 | first root\n", "{r:?}");
+    service.cancel().await.unwrap();
+}
