@@ -252,9 +252,14 @@ fn say_what_was_left_out(
         }
         None => "--all reads the whole file".to_string(),
     };
+    // With several files, the one it is said of (`==> a.rs <==` went to standard output).
+    let which = match request.targets.len() > 1 {
+        true => format!("{}: ", read.facts.path),
+        false => String::new(),
+    };
     writeln!(
         err,
-        "agentread: showing lines {}-{} of {}; {how}",
+        "agentread: {which}showing lines {}-{} of {}; {how}",
         window.start_line,
         window.end_line().unwrap_or(window.start_line),
         window.total_lines

@@ -111,6 +111,14 @@ fn a_window_cut_short_without_a_footer_says_so_on_stderr() {
     // A window that reaches the end says nothing.
     let out = ws.run(&["a.txt", "--no-hint"]);
     assert_eq!(stderr(&out), "");
+    // With several files, each line names its file.
+    ws.file("b.txt", "one\n");
+    let out = ws.run(&["a.txt", "b.txt", "a.txt", "-n", "10", "--no-hint"]);
+    assert_eq!(
+        stderr(&out),
+        "agentread: a.txt: showing lines 1-10 of 30; --all reads the whole file\n\
+         agentread: a.txt: showing lines 1-10 of 30; --all reads the whole file\n"
+    );
     // A signatures view is paged on (--all reads lines, and refuses --signatures).
     let code_lines: String = (1..=30).map(|n| format!("fn f{n}() {{}}\n")).collect();
     ws.file("a.rs", code_lines);
