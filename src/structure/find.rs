@@ -128,8 +128,33 @@ fn parts(name: &str, separators: &[&str]) -> String {
     text.split('\u{1f}')
         .map(str::trim)
         .filter(|part| !part.is_empty())
+        .map(tight_operator)
         .collect::<Vec<_>>()
         .join("\u{1f}")
+}
+
+/// A C++ operator's name without the spaces its source may hold next to a symbol
+/// (`operator ()` as re2 writes it is `operator()`); `operator new` keeps its space.
+fn tight_operator(part: &str) -> std::borrow::Cow<'_, str> {
+    if !part.contains("operator") || !part.contains(char::is_whitespace) {
+        return part.into();
+    }
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(part.len());
+    let mut chars = part.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !c.is_whitespace() {
+            out.push(c);
+            continue;
+        }
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        if out.chars().last().is_some_and(word) && chars.peek().is_some_and(|&c| word(c)) {
+            out.push(' ');
+        }
+    }
+    out.into()
 }
 
 /// Whether the joined parts `name` end with the joined parts `wanted`, at a part boundary.

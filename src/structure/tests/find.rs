@@ -217,3 +217,19 @@ fn markdown_by_heading_text_anchor_or_path_case_ignored() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn an_operator_is_found_without_the_spaces_its_source_holds() {
+    let symbols = symbols(
+        Language::Cpp,
+        "struct F {\n  bool operator ()(int x) const { return x; }\n  int operator [] (int i) { return i; }\n};\n",
+    );
+    assert_eq!(
+        found(&symbols, Language::Cpp, "F::operator()").unwrap(),
+        "F::operator ()"
+    );
+    assert_eq!(
+        found(&symbols, Language::Cpp, "operator[]").unwrap(),
+        "F::operator []"
+    );
+}
