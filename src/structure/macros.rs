@@ -422,9 +422,8 @@ fn macro_use_over_lines(source: &[u8], at: usize) -> Option<usize> {
         return None;
     }
     let close = parens_end(source, name_end)?;
-    if memchr::memchr(b'\n', &source[name_end..close]).is_none() {
-        return None;
-    }
+    // Over more than one line.
+    memchr::memchr(b'\n', &source[name_end..close])?;
     let line_end = memchr::memchr(b'\n', &source[close..]).map_or(source.len(), |n| close + n);
     let rest = source[close..line_end].trim_ascii_start();
     let end = close + (line_end - close - rest.len());
