@@ -79,9 +79,9 @@ fn man_page() -> Vec<u8> {
 
 /// The roff text in ASCII, so that the page renders in any locale: groff reads a page
 /// as Latin-1 unless told otherwise (and warns at a UTF-8 byte), and under LANG=C draws
-/// no glyph for a `\[uXXXX]` escape it has no ASCII form of. The `…` of
+/// no glyph for a `\[u…]` escape (a code point in hex) it has no ASCII form of. The `…` of
 /// `--max-line-chars`'s help (shared with `--help`) becomes `...` (after `\&`, so that it
-/// cannot start a control line); any other character beyond ASCII becomes `\[uXXXX]`.
+/// cannot start a control line); any other character beyond ASCII becomes such an escape.
 fn ascii_roff(page: &str) -> Vec<u8> {
     let mut ascii = String::with_capacity(page.len());
     for c in page.chars() {

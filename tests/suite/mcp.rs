@@ -1030,10 +1030,10 @@ fn a_small_outline_is_not_queued_behind_slow_heavy_reads() {
     raw.finish();
 }
 
-#[test]
-fn a_client_that_closes_our_output_ends_the_server_quietly() {
-    let ws = workspace();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agentread"))
+/// `agentread --mcp` in `ws`, its standard streams piped, for a test that writes and
+/// closes them itself.
+fn piped_server(ws: &Workspace) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_agentread"))
         .arg("--mcp")
         .current_dir(ws.path())
         .env_remove("AGENTREAD_ROOT")
@@ -1041,7 +1041,13 @@ fn a_client_that_closes_our_output_ends_the_server_quietly() {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn a_client_that_closes_our_output_ends_the_server_quietly() {
+    let ws = workspace();
+    let mut child = piped_server(&ws);
     drop(child.stdout.take());
     let mut stdin = child.stdin.take().unwrap();
     stdin
@@ -1182,15 +1188,7 @@ fn a_last_request_without_its_newline_is_answered() {
         "\n",
         r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"read","arguments":{"path":"src/lib.rs","limit":1}}}"#,
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agentread"))
-        .arg("--mcp")
-        .current_dir(ws.path())
-        .env_remove("AGENTREAD_ROOT")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = piped_server(&ws);
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(input.as_bytes()).unwrap();
     drop(stdin);
