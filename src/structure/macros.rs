@@ -417,11 +417,7 @@ fn generator_call(source: &[u8], at: usize) -> Option<usize> {
 /// comment (re2's `DEFINE_FLAG(int, limit,` / `"…");`, which C++ read as a function
 /// whose body took the definitions below).
 fn macro_use_over_lines(source: &[u8], at: usize) -> Option<usize> {
-    let name_end = word_end(source, at);
-    if !macro_like(&source[at..name_end]) || source.get(name_end) != Some(&b'(') {
-        return None;
-    }
-    let close = parens_end(source, name_end)?;
+    let (name_end, close) = macro_call(source, at)?;
     // Over more than one line.
     memchr::memchr(b'\n', &source[name_end..close])?;
     let line_end = memchr::memchr(b'\n', &source[close..]).map_or(source.len(), |n| close + n);
@@ -437,6 +433,16 @@ fn macro_use_over_lines(source: &[u8], at: usize) -> Option<usize> {
     }
 }
 
+/// Where `NAME(…)`'s name ends and its `)` ends (after it), for a macro's name (upper
+/// case) at `at` followed at once by its arguments, on one line or more.
+fn macro_call(source: &[u8], at: usize) -> Option<(usize, usize)> {
+    let name_end = word_end(source, at);
+    if !macro_like(&source[at..name_end]) || source.get(name_end) != Some(&b'(') {
+        return None;
+    }
+    Some((name_end, parens_end(source, name_end)?))
+}
+
 /// How far a macro's statement is looked through for its `;`.
 const MAX_STATEMENT_BYTES: usize = 16 * 1024;
 
@@ -445,11 +451,7 @@ const MAX_STATEMENT_BYTES: usize = 16 * 1024;
 /// namespace's level can hold: the grammar read it as broken code, and its recovery
 /// lost every definition below it.
 fn macro_statement(source: &[u8], at: usize) -> Option<usize> {
-    let name_end = word_end(source, at);
-    if !macro_like(&source[at..name_end]) || source.get(name_end) != Some(&b'(') {
-        return None;
-    }
-    let close = parens_end(source, name_end)?;
+    let (_, close) = macro_call(source, at)?;
     let next = skip_space(source, close);
     if !(source.get(next) == Some(&b'.') || source[next..].starts_with(b"->")) {
         return None;
@@ -527,11 +529,7 @@ fn lone_macro(trimmed: &[u8]) -> Option<usize> {
 /// on one line or more, is a whole function's head: words (a type and a name, at
 /// least, no comma) before its own parameters' `(`, and their `)` last.
 fn wrapping_macro(source: &[u8], at: usize) -> Option<(usize, usize)> {
-    let name_end = word_end(source, at);
-    if !macro_like(&source[at..name_end]) || source.get(name_end) != Some(&b'(') {
-        return None;
-    }
-    let close = parens_end(source, name_end)?;
+    let (name_end, close) = macro_call(source, at)?;
     let inner = source[name_end + 1..close - 1].trim_ascii();
     let head = &inner[..inner.iter().position(|&b| b == b'(')?];
     let words: Vec<&[u8]> = head
@@ -781,10 +779,11 @@ fn balance(text: &[u8]) -> (i64, i64) {
 /// ctags reads it: the byte ranges of its other branches, their directives included.
 /// So is one whose first branch ends inside a definition's head ([`inside_head`]).
 /// So is an `#if` that stands inside an expression (after a line that ends in `,`, `(`,
-/// `&&`, `||` or a constructor's `:`) or a definition's head, where a grammar without a preprocessor sees no
-/// directive: then its own `#if` line goes too, and its `#endif`. Any other directive
-/// inside an expression goes whole. An `#if` without `#else` whose lines leave a brace
-/// unpaired loses its `#if` and `#endif` lines: it is read as if its condition held.
+/// `&&`, `||` or a constructor's `:`) or a definition's head, where a grammar without a
+/// preprocessor sees no directive: then its own `#if` line goes too, and its `#endif`.
+/// Any other directive inside an expression goes whole. An `#if` without `#else` whose
+/// lines leave a brace unpaired loses its `#if` and `#endif` lines: it is read as if its
+/// condition held.
 fn split_branches(source: &[u8], lines: &[(usize, usize)]) -> Vec<(usize, usize)> {
     /// One open `#if`: where its directive starts, where its first branch starts, where
     /// it ends (its first `#else`/`#elif`), if it has ended, and whether it stands inside
