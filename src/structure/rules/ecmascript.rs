@@ -74,10 +74,10 @@ fn classify(node: Node, cx: &Context) -> Option<Def> {
         }
         "assignment_expression" => return property_function(node, cx),
         "abstract_method_signature" => named("method", node, "name", cx)?,
-        // An interface's methods; in a class a signature is an overload: the method of
-        // the same name right after it takes its lines in (left alone, it is a method).
-        "method_signature" if parent_is(cx, "interface_body") => named("method", node, "name", cx)?,
-        "method_signature" if parent_is(cx, "class_body") => {
+        // An interface's methods, and in a class a method's overloads: the method of the
+        // same name right after a signature takes its lines in (an interface's overloads
+        // are one method, read whole by `#I.on`); left alone, it is a method.
+        "method_signature" if parent_is(cx, "interface_body") || parent_is(cx, "class_body") => {
             let mut def = named("method", node, "name", cx)?;
             def.overload = true;
             def
@@ -146,11 +146,19 @@ fn object_path(node: Node, src: &[u8]) -> Option<String> {
 
 /// `res.send = function send(…) {…}`, `Foo.prototype.bar = () => …`, `exports.x = …`:
 /// a function named by the property, qualified by the object path; `this.bar = …`: a
-/// method of the symbol around it.
+/// method of the symbol around it. `exports.Layer = class Layer {…}`: a class, named
+/// and qualified alike. `module.exports = class Router {…}` or `= function route(…)`:
+/// named by its own name (`module.exports` is where it is exported, not what it is
+/// called; ctags lists both names), or `exports` when it has none.
 fn property_function(node: Node, cx: &Context) -> Option<Def> {
     let left = node.child_by_field_name("left")?;
-    if left.kind() != "member_expression" || !is_function_value(node.child_by_field_name("right")?)
-    {
+    let right = node.child_by_field_name("right")?;
+    let kind = match right.kind() {
+        _ if is_function_value(right) => "function",
+        "class" => "class",
+        _ => return None,
+    };
+    if left.kind() != "member_expression" {
         return None;
     }
     let property = left.child_by_field_name("property")?;
@@ -158,10 +166,13 @@ fn property_function(node: Node, cx: &Context) -> Option<Def> {
         return None;
     }
     let object = left.child_by_field_name("object")?;
-    if object.kind() != "this" && is_closure(node.child_by_field_name("right")?, cx) {
+    if object.kind() != "this" && is_closure(right, cx) {
         return None;
     }
     let mut def = if object.kind() == "this" {
+        if kind == "class" {
+            return None;
+        }
         // `this.bar = function …` in a constructor function or a method: a method of
         // what it builds, under the symbol that encloses it (as ctags lists it).
         let kind = if cx.enclosing.is_some() {
@@ -172,9 +183,17 @@ fn property_function(node: Node, cx: &Context) -> Option<Def> {
         Def::named(kind, property, cx.src)?
     } else {
         let qualifier = object_path(object, cx.src)?;
-        let mut def = Def::named("function", property, cx.src)?;
-        def.qualifier = Some(qualifier);
-        def
+        let own_name = right.child_by_field_name("name");
+        match own_name {
+            Some(name) if qualifier == "module" && text(property, cx.src) == b"exports" => {
+                Def::named(kind, name, cx.src)?
+            }
+            _ => {
+                let mut def = Def::named(kind, property, cx.src)?;
+                def.qualifier = Some(qualifier);
+                def
+            }
+        }
     };
     // The statement's lines, with the comments above it.
     if parent_is(cx, "expression_statement") {

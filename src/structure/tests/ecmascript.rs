@@ -106,6 +106,42 @@ fn class_method_overloads_belong_to_the_method() {
     );
 }
 
+/// An interface's overloads are one method, as a class's are: `#I.on` reads them whole
+/// (two symbols of one name made it ambiguous).
+#[test]
+fn interface_method_overloads_are_one_method() {
+    check(
+        Language::TypeScript,
+        "interface I {\n  /** on */\n  on(e: \"a\"): this;\n  on(e: \"b\"): this;\n  off(): void;\n  on2(): void;\n}\n",
+        &[
+            ("I", "interface", 1, 1, 7, 0),
+            ("I.on", "method", 2, 3, 4, 1),
+            ("I.off", "method", 5, 5, 5, 1),
+            ("I.on2", "method", 6, 6, 6, 1),
+        ],
+    );
+}
+
+/// A class assigned to a property is a class, as a function is a function; what is
+/// assigned to `module.exports` is named by its own name when it has one (ctags lists
+/// that name too), and its methods are its members.
+#[test]
+fn classes_and_functions_assigned_to_exports() {
+    check(
+        Language::JavaScript,
+        "module.exports = class Router {\n  get(p) {\n    return p;\n  }\n};\nexports.Layer = class Layer {\n  run() {}\n};\nmodule.exports = function route(a) {};\nmodule.exports = class {\n  m() {}\n};\n",
+        &[
+            ("Router", "class", 1, 1, 5, 0),
+            ("Router.get", "method", 2, 2, 4, 1),
+            ("exports.Layer", "class", 6, 6, 8, 0),
+            ("exports.Layer.run", "method", 7, 7, 7, 1),
+            ("route", "function", 9, 9, 9, 0),
+            ("module.exports", "class", 10, 10, 12, 0),
+            ("module.exports.m", "method", 11, 11, 11, 1),
+        ],
+    );
+}
+
 #[test]
 fn javascript_with_jsx_and_old_style_code() {
     check(
