@@ -1544,6 +1544,25 @@ fn fit(
             if whole_fits { whole } else { page }
         }
     };
+    // Lines that define nothing have no outline to step down to: their usual window, cut
+    // by the budget, with the footer that says how to go on (an empty answer would leave
+    // the caller nowhere).
+    if matches!(&answer, Success::Outline(o) if o.symbols.is_empty()) {
+        let input = TextInput::Stream(Cursor::new(source.bytes));
+        let mut lines = read_text(request, facts, input, &within, None, source.document, None)?;
+        if let Success::Text(read) = &mut lines {
+            if symbol.is_some() {
+                symbol_window(&mut read.window, lo, hi);
+            }
+            read.language = Some(source.language);
+            read.symbol = symbol;
+            read.leaner = Some(Box::new(Leaner {
+                elided: None,
+                view: Some(view::LINES),
+            }));
+        }
+        return Ok(lines);
+    }
     if let Success::Outline(o) = &mut answer {
         o.view = Some(view::OUTLINE);
         o.symbol = o.symbol.take().or(symbol);

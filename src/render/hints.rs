@@ -30,13 +30,23 @@ pub fn footer_of(
                 Some(DocumentKind::Pdf) => Some("pages"),
                 None => read.language.map(|_| "symbols"),
             };
+            // `--fit` answered with lines cut by the budget: they define nothing, so no
+            // leaner view of them is there to suggest.
+            let no_leaner = read.view() == Some(view::LINES)
+                && matches!(
+                    read.window.truncated_by,
+                    Some(TruncatedBy::Bytes | TruncatedBy::Tokens)
+                );
             let mut also = match parts {
+                _ if no_leaner => String::new(),
                 Some(parts) if read.symbol.is_none() => {
                     format!(" Use {} to list its {parts}.", wording.flag(name::OUTLINE))
                 }
                 _ => String::new(),
             };
-            also.push_str(&leaner(read, wording));
+            if !no_leaner {
+                also.push_str(&leaner(read, wording));
+            }
             let mut hints = window_hints(
                 &read.window,
                 max_bytes,
@@ -62,6 +72,12 @@ pub fn footer_of(
             }
             if read.view() == Some(view::SIGNATURES) {
                 hints.push(fit_hint(view::SIGNATURES, wording));
+            }
+            if no_leaner {
+                hints.push(
+                    "[The lines do not fit the budget and define no symbols: showing those that fit.]"
+                        .to_string(),
+                );
             }
             if let Some(hash) = &read.facts.content_hash {
                 hints.push(format!("[content_hash: {hash}]"));

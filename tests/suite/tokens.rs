@@ -465,7 +465,10 @@ fn fit_shows_the_richest_view_that_fits() {
 #[test]
 fn fit_under_a_token_budget_and_on_a_symbol() {
     let ws = Workspace::new();
-    ws.file("big.rs", code_lines(2000));
+    let functions: String = (0..450)
+        .map(|i| format!("fn handler_{i}(request: &Request) -> Response {{\n    let value = compute(\"{i}\", &mut state)?;\n    value\n}}\n"))
+        .collect();
+    ws.file("big.rs", &functions);
     let whole = ws.json(&["big.rs", "-n", "2000", "--max-bytes", "100000000"]);
     assert!(content(&whole).len() > 51_200);
     let budget = tokens(content(&whole)).to_string();
@@ -510,6 +513,48 @@ fn fit_under_a_token_budget_and_on_a_symbol() {
     assert_eq!(v["data"]["view"], "outline", "{v}");
     assert_eq!(v["data"]["content"], "1-6 | def foo():\n");
     assert_eq!(v["data"]["symbol"]["name"], "foo");
+}
+
+/// Lines that define nothing and do not fit: no outline to step down to, so `--fit`
+/// answers with the lines that fit and a footer that goes on (an empty outline left the
+/// caller nowhere).
+#[test]
+fn fit_on_lines_that_define_nothing_shows_the_lines_that_fit() {
+    let ws = Workspace::new();
+    let calls: String = (0..200)
+        .map(|i| format!("it('case {i}', () => {{\n  expect(run({i})).toBe({i});\n}});\n"))
+        .collect();
+    ws.file("t.test.js", &calls);
+    let v = ws.json(&["t.test.js", "--fit", "--max-tokens", "100"]);
+    assert_eq!(
+        (&v["status"], &v["data"]["view"], &v["data"]["truncated_by"]),
+        (&json!("partial"), &json!("lines"), &json!("tokens")),
+        "{v}"
+    );
+    assert!(content(&v).starts_with("   1 | it('case 0'"), "{v}");
+    assert!(tokens(content(&v)) <= 100);
+    let next = v["data"]["next_start_line"].as_u64().unwrap();
+    let text = stdout(&ws.run(&["t.test.js", "--fit", "--max-tokens", "100"]));
+    assert!(
+        text.ends_with(&format!(
+            "Use --start-line {next} to continue.]\n[The lines do not fit the budget and define no symbols: showing those that fit.]\n"
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("--outline"), "{text}");
+    // The step it names goes on.
+    let v = ws.json(&[
+        "t.test.js",
+        "--fit",
+        "--max-tokens",
+        "100",
+        "--start-line",
+        &next.to_string(),
+    ]);
+    assert_eq!(v["data"]["start_line"], next);
+    // A range that fits is its lines, with no such footer.
+    let text = stdout(&ws.run(&["t.test.js:1-3", "--fit", "--max-tokens", "100"]));
+    assert!(!text.contains("do not fit"), "{text}");
 }
 
 /// A line reference's window cut by a budget offers the leaner views too (SPEC §18: every
