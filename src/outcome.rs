@@ -266,6 +266,8 @@ pub struct Document {
     pub kind: DocumentKind,
     /// A PDF without a text layer: its footer says so.
     pub no_text_layer: bool,
+    /// The pages of a PDF whose content was not all read: its footer says how many.
+    pub unread_pages: usize,
 }
 
 /// One file of the map, for `data.files`.

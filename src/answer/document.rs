@@ -42,6 +42,8 @@ pub struct View {
     pub parts: Vec<Part>,
     /// A PDF none of whose pages has text (a scan): its footer says so.
     pub no_text_layer: bool,
+    /// The pages of a PDF whose content was not all read (each says so in the view).
+    pub unread_pages: usize,
 }
 
 /// Whether `file_name` and the file's first bytes make it a document. A PDF is known by
@@ -154,6 +156,7 @@ pub fn view(
                     parts,
                     text: view.text,
                     no_text_layer: false,
+                    unread_pages: 0,
                 }
             })),
         DocumentKind::Pdf => {
@@ -174,7 +177,9 @@ pub fn view(
                 .collect();
             Ok(Some(View {
                 kind,
-                no_text_layer: !text.has_text(),
+                // Pages that lost their content are no scan: the footer says what they are.
+                no_text_layer: !text.has_text() && text.unread.is_empty(),
+                unread_pages: text.unread.len(),
                 text: pdf::view(&text),
                 parts,
             }))

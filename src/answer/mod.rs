@@ -392,6 +392,7 @@ fn document_answer(
     let document = Document {
         kind,
         no_text_layer: view.no_text_layer,
+        unread_pages: view.unread_pages,
     };
     let input = read::TextInput::Stream(Cursor::new(view.text.into_bytes()));
     // `--all` streams the view as it streams a file: whole, no line cut (SPEC §17).

@@ -206,6 +206,7 @@ fn read_document(
     let document = Document {
         kind: view.kind,
         no_text_layer: view.no_text_layer,
+        unread_pages: view.unread_pages,
     };
     let symbols: Vec<Symbol> = view
         .parts

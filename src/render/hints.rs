@@ -64,6 +64,15 @@ pub fn footer_of(
                 let suggested = read.suggested_encoding.as_deref();
                 hints.push(replaced_hint(&read.encoding, suggested, wording));
             }
+            match read.document.map_or(0, |d| d.unread_pages) {
+                0 => {}
+                1 => hints.push(
+                    "[1 page of this PDF was not read whole: its last line says why.]".to_string(),
+                ),
+                n => hints.push(format!(
+                    "[{n} pages of this PDF were not read whole: the last line of each says why.]"
+                )),
+            }
             if read.document.is_some_and(|d| d.no_text_layer) {
                 hints.push(
                     "[This PDF has no text layer (scanned or drawn pages): only its page lines are shown.]"

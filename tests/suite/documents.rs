@@ -411,6 +411,150 @@ fn encrypted_and_damaged_pdfs_are_binary_with_a_reason() {
     }
 }
 
+/// A PDF of `objects` (object 1 the catalog), with its cross-reference table: object
+/// `n` is `objects[n - 1]`, and an empty string is an object the file does not have.
+fn handmade_pdf(objects: &[&str]) -> Vec<u8> {
+    let mut out = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push((!body.is_empty()).then_some(out.len()));
+        if !body.is_empty() {
+            out.extend(format!("{} 0 obj\n{body}\nendobj\n", i + 1).bytes());
+        }
+    }
+    let xref = out.len();
+    out.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
+    for offset in offsets {
+        out.extend(
+            match offset {
+                Some(at) => format!("{at:010} 00000 n \n"),
+                None => "0000000000 00000 f \n".to_string(),
+            }
+            .bytes(),
+        );
+    }
+    out.extend(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .bytes(),
+    );
+    out
+}
+
+/// A page's content stream showing `text` in Helvetica (`/F1`).
+fn page_content(text: &str) -> String {
+    let ops = format!("BT /F1 12 Tf 72 720 Td ({text}) Tj ET");
+    format!("<< /Length {} >>\nstream\n{ops}\nendstream", ops.len())
+}
+
+const HELVETICA: &str = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>";
+
+/// A page whose content, or font, the file lost (a file cut short keeps its pages' tree
+/// and loses what its end held) says so on its last line, and the footer counts such
+/// pages: it is never an empty page that looks whole, nor "no text layer".
+#[test]
+fn a_pdf_page_whose_content_is_lost_says_so() {
+    let ws = Workspace::new();
+    let page = |contents: u32, font: &str| {
+        format!(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {contents} 0 R /Resources << /Font << /F1 {font} >> >> >>"
+        )
+    };
+    let (p3, p4, p5) = (page(6, "7 0 R"), page(9, "7 0 R"), page(8, "10 0 R"));
+    ws.file(
+        "cut.pdf",
+        &handmade_pdf(&[
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 >>",
+            &p3,
+            &p4,
+            &p5,
+            &page_content("Page one text"),
+            HELVETICA,
+            &page_content("Page three text"),
+            "",
+            "",
+        ]),
+    );
+    let out = ws.run(&["cut.pdf"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let lost = "[Some of this page's content could not be read: the file is damaged.]";
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "{}\n[2 pages of this PDF were not read whole: the last line of each says why.]\n",
+            numbered(&format!(
+                "--- page 1 ---\nPage one text\n--- page 2 ---\n{lost}\n--- page 3 ---\n{lost}\n"
+            ))
+        )
+    );
+    let v = ws.json(&["cut.pdf#page-2"]);
+    assert_eq!(
+        v["data"]["content"],
+        format!("   3 | --- page 2 ---\n   4 | {lost}\n")
+    );
+    // Every page lost: the file is damaged, not a scan.
+    ws.file(
+        "gone.pdf",
+        &handmade_pdf(&[
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+            "",
+        ]),
+    );
+    let v = ws.json(&["gone.pdf"]);
+    assert_eq!(
+        v["error"]["detail"],
+        json!({"reason": "pdf_damaged"}),
+        "{v}"
+    );
+}
+
+/// A page tree whose `/Kids` lead back to a node already entered is read as poppler
+/// reads it: each page once, none made up and none lost.
+#[test]
+fn a_pdf_page_tree_with_a_loop_gives_each_page_once() {
+    let ws = Workspace::new();
+    let leaf = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Resources << /Font << /F1 6 0 R >> >> >>";
+    for (name, kids, inner) in [
+        // A second node whose kids lead back to the root.
+        (
+            "cycle.pdf",
+            "[3 0 R 4 0 R]",
+            "<< /Type /Pages /Parent 2 0 R /Kids [2 0 R] /Count 1 >>",
+        ),
+        // The root among its own kids.
+        (
+            "self.pdf",
+            "[2 0 R 3 0 R]",
+            "<< /Type /Pages /Kids [] /Count 0 >>",
+        ),
+    ] {
+        let root = format!("<< /Type /Pages /Kids {kids} /Count 1 >>");
+        ws.file(
+            name,
+            &handmade_pdf(&[
+                "<< /Type /Catalog /Pages 2 0 R >>",
+                &root,
+                leaf,
+                inner,
+                &page_content("Only page text"),
+                HELVETICA,
+            ]),
+        );
+        let out = ws.run(&[name]);
+        assert_eq!(
+            stdout(&out),
+            numbered("--- page 1 ---\nOnly page text\n"),
+            "{name}: {}",
+            stderr(&out)
+        );
+    }
+}
+
 #[test]
 fn paths_answers_each_target_in_turn() {
     let ws = workspace();

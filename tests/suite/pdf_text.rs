@@ -126,7 +126,8 @@ fn output_has_no_control_characters_or_trailing_spaces() {
         "reportlab_text.pdf",
         "chromium_unicode.pdf",
     ] {
-        let PdfText { pages } = extract(&fixture(name), BUDGET).unwrap();
+        let PdfText { pages, unread } = extract(&fixture(name), BUDGET).unwrap();
+        assert!(unread.is_empty(), "{name}");
         for page in pages {
             assert!(
                 !page

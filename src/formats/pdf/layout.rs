@@ -22,10 +22,11 @@ use std::time::Instant;
 
 use lopdf::{Dictionary, Document, LoadOptions, Object, ObjectId};
 
+use super::Unread;
 use super::bounds;
 use super::content;
 use super::font::Font;
-use super::objects::{MAX_STREAM_BYTES, get, number, resolve};
+use super::objects::{MAX_STREAM_BYTES, dangling, get, number, resolve};
 use super::tables;
 
 use super::{MAX_TEXT_BYTES, PdfError, normalise};
@@ -57,7 +58,7 @@ pub(super) fn extract_pages(
     bytes: &[u8],
     deadline: Option<Instant>,
     given_up: &AtomicBool,
-) -> Result<Vec<String>, PdfError> {
+) -> Result<Extracted, PdfError> {
     // Every token lopdf would parse is counted first (see `bounds`): the objects of the
     // file itself here, those of its object streams by the load filter.
     let tokens = bounds::token_budget(bytes.len());
@@ -117,7 +118,7 @@ pub(super) fn extract_pages(
     };
     // lopdf rebuilds a page tree it could not read only when no filter is given; with
     // ours, the rebuild is asked for here.
-    if doc.get_pages().is_empty() {
+    if page_tree(&doc).is_empty() {
         // Dropped first: two loads never live at once.
         drop(doc);
         doc = load(bytes, true)?;
@@ -144,7 +145,7 @@ pub(super) fn extract_pages(
         drop(doc);
         doc = decrypt_here()?;
     }
-    let mut pages = doc.get_pages();
+    let mut pages = page_tree(&doc);
     // A page whose content the cross-reference table lost (an offset that points
     // nowhere, an entry that is gone): poppler rebuilds the table from the objects
     // themselves, and so does lopdf when asked. Not for an encrypted file, whose bytes
@@ -161,7 +162,7 @@ pub(super) fn extract_pages(
     if !pages.is_empty() && !declares_encryption(bytes) && lost(&doc, &pages) {
         drop(doc);
         doc = load(bytes, true)?;
-        pages = doc.get_pages();
+        pages = page_tree(&doc);
     }
     // A page tree whose root is itself a page (poppler reads it as the only page).
     if pages.is_empty()
@@ -179,7 +180,7 @@ pub(super) fn extract_pages(
     if pages.is_empty() && declares_encryption(bytes) {
         drop(doc);
         doc = decrypt_here()?;
-        pages = doc.get_pages();
+        pages = page_tree(&doc);
     }
     if pages.is_empty() {
         return Err(PdfError::Damaged);
@@ -194,29 +195,99 @@ pub(super) fn extract_pages(
         ops: 0,
         fonts: HashMap::new(),
         text_bytes: 0,
+        lost_font: false,
     };
     let mut texts = Vec::with_capacity(pages.len());
+    let mut unread = Vec::new();
     let (mut broken_pages, mut too_large_pages) = (0, 0);
-    for page_id in pages.into_values() {
+    for (index, page_id) in pages.into_values().enumerate() {
         let page = walker.page(page_id).map_err(|stop| match stop {
             Stop::Timeout => PdfError::Timeout,
             Stop::TooMuchText | Stop::TooLarge => PdfError::TooLarge,
         })?;
         broken_pages += usize::from(page.broken);
         too_large_pages += usize::from(page.too_large);
+        if let Some(why) = page.unread {
+            unread.push((index, why));
+        }
         // Normalised page by page, so the raw text of one page at most is held twice.
         texts.push(normalise(&page.text));
     }
     // Pages whose content is broken but that gave no text are no "text layer missing":
     // the file is damaged (the random byte flips of a fuzzer end here), or its content
     // inflates past what is read (a stream of a gigabyte is no damage).
-    if broken_pages > 0 && texts.iter().all(String::is_empty) {
+    if (broken_pages > 0 || !unread.is_empty()) && texts.iter().all(String::is_empty) {
         return Err(match too_large_pages > 0 {
             true => PdfError::TooLarge,
             false => PdfError::Damaged,
         });
     }
-    Ok(texts)
+    Ok(Extracted {
+        pages: texts,
+        unread,
+    })
+}
+
+/// The text of every page, and the pages whose content was not all read.
+pub(super) struct Extracted {
+    pub pages: Vec<String>,
+    pub unread: Vec<(usize, Unread)>,
+}
+
+/// The pages of the document's page tree in order, each once. lopdf's walk follows a
+/// `/Kids` that leads back to a node already entered (a loop) again and again, so a page
+/// came out twice, or the walk gave up before it found any; a node is entered once
+/// here, as poppler reads such a tree ("Loop in Pages tree"). Otherwise as lopdf reads
+/// it: `/Type /Pages` nodes are entered, `/Type /Page` leaves are pages, a kid that is
+/// no object keeps its place as a page (it is read as one whose content is lost), and
+/// other kids are passed over. An explicit stack: no depth of tree can exhaust the
+/// thread's.
+fn page_tree(doc: &Document) -> std::collections::BTreeMap<u32, ObjectId> {
+    let root = doc
+        .catalog()
+        .and_then(|catalog| catalog.get(b"Pages"))
+        .and_then(Object::as_reference);
+    let Ok(root) = root else {
+        return Default::default();
+    };
+    let mut entered = std::collections::HashSet::new();
+    let mut pages = Vec::new();
+    // Each node's kids, last first, so that they pop in order.
+    let kids = |id: ObjectId| -> Vec<ObjectId> {
+        doc.get_dictionary(id)
+            .and_then(|node| node.get_deref(b"Kids", doc))
+            .and_then(Object::as_array)
+            .map(|kids| {
+                kids.iter()
+                    .rev()
+                    .filter_map(|kid| kid.as_reference().ok())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    entered.insert(root);
+    let mut stack = kids(root);
+    while let Some(id) = stack.pop() {
+        match doc.get_dictionary(id).and_then(Dictionary::get_type) {
+            Ok(b"Page") => {
+                if entered.insert(id) {
+                    pages.push(id);
+                }
+            }
+            Ok(b"Pages") => {
+                if entered.insert(id) {
+                    stack.extend(kids(id));
+                }
+            }
+            Ok(_) => {}
+            Err(_) => {
+                if entered.insert(id) {
+                    pages.push(id);
+                }
+            }
+        }
+    }
+    (1..).zip(pages).collect()
 }
 
 /// Whether the file names an `/Encrypt` dictionary (in a trailer or a cross-reference
@@ -467,6 +538,8 @@ struct PageText {
     text: String,
     broken: bool,
     too_large: bool,
+    /// Why some of its content was not read, when a reader should be told.
+    unread: Option<Unread>,
 }
 
 /// Where to look names up: the resource dictionaries in force, nearest first.
@@ -485,6 +558,8 @@ struct Walker<'a> {
     fonts: HashMap<usize, Rc<Font>>,
     /// Text bytes produced over all pages, against [`MAX_TEXT_BYTES`].
     text_bytes: usize,
+    /// The page being walked drew text with a font the file does not have.
+    lost_font: bool,
 }
 
 /// The state one page's walk needs.
@@ -601,6 +676,13 @@ impl<'a> Walker<'a> {
             actual: None,
             paper: Paper::of(self.doc, page_id),
         };
+        self.lost_font = false;
+        // A page the file does not have (a kid that is no object) lost all it held.
+        let mut unread = self
+            .doc
+            .get_dictionary(page_id)
+            .is_err()
+            .then_some(Unread::Damaged);
         let resources = match self.doc.get_page_resources(page_id) {
             Ok((direct, ids)) => direct
                 .into_iter()
@@ -622,6 +704,7 @@ impl<'a> Walker<'a> {
             .any(|&id| self.doc.get_object(id).and_then(Object::as_stream).is_err())
         {
             page.broken = true;
+            unread = Some(Unread::Damaged);
         }
         match self
             .doc
@@ -637,14 +720,27 @@ impl<'a> Walker<'a> {
                     error,
                     lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded { .. })
                 );
+                unread = Some(match page.too_large {
+                    true => Unread::TooLarge,
+                    false => Unread::Damaged,
+                });
             }
         }
         page.end_actual_text();
         self.annotations(&mut page, page_id)?;
+        if self.lost_font
+            || self
+                .doc
+                .get_dictionary(page_id)
+                .is_ok_and(|dict| dangling(self.doc, dict, b"Resources"))
+        {
+            unread = unread.or(Some(Unread::Damaged));
+        }
         Ok(PageText {
             text: page.lines.text,
             broken: page.broken,
             too_large: page.too_large,
+            unread,
         })
     }
 
@@ -819,7 +915,19 @@ impl<'a> Walker<'a> {
                 .and_then(|fonts| fonts.as_dict().ok())
                 .and_then(|fonts| get(doc, fonts, name))
                 .and_then(|font| font.as_dict().ok())
-        })?;
+        });
+        // A font the file lost (a truncated file): the text drawn with it is lost too.
+        if dict.is_none()
+            && resources.iter().any(|res| {
+                dangling(doc, res, b"Font")
+                    || get(doc, res, b"Font")
+                        .and_then(|fonts| fonts.as_dict().ok())
+                        .is_some_and(|fonts| dangling(doc, fonts, name))
+            })
+        {
+            self.lost_font = true;
+        }
+        let dict = dict?;
         let key = std::ptr::from_ref(dict).addr();
         let font = self
             .fonts

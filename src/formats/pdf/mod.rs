@@ -90,6 +90,32 @@ pub struct PdfText {
     /// at most one blank line in a row, no blank line first or last, and no control
     /// characters but `\t` (form feeds included). A page without text is `""`.
     pub pages: Vec<String>,
+    /// The pages (0-based, in order) whose content was not all read, and why: the view
+    /// says so on the page itself, so that a page is never silently empty or short.
+    pub unread: Vec<(usize, Unread)>,
+}
+
+/// Why some of a page's content was not read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unread {
+    /// A content stream is gone (a truncated file) or does not decode.
+    Damaged,
+    /// Its content inflates past what one page may (`layout::MAX_PAGE_CONTENT_BYTES`).
+    TooLarge,
+}
+
+impl Unread {
+    /// The line the view shows at the end of such a page.
+    pub fn line(self) -> &'static str {
+        match self {
+            Unread::Damaged => {
+                "[Some of this page's content could not be read: the file is damaged.]"
+            }
+            Unread::TooLarge => {
+                "[Some of this page's content was not read: it inflates past 32 MiB.]"
+            }
+        }
+    }
 }
 
 impl PdfText {
@@ -97,6 +123,14 @@ impl PdfText {
     /// drawings only) and the view wants the footer that says so.
     pub fn has_text(&self) -> bool {
         self.pages.iter().any(|page| !page.is_empty())
+    }
+
+    /// Why page `index` (0-based) was not all read, if it was not.
+    fn unread(&self, index: usize) -> Option<Unread> {
+        self.unread
+            .binary_search_by_key(&index, |&(i, _)| i)
+            .ok()
+            .map(|at| self.unread[at].1)
     }
 }
 
@@ -161,12 +195,13 @@ pub fn extract_unless(
     if outcome.is_err() {
         given_up.store(true, Ordering::Relaxed);
     }
-    outcome
-        .and_then(|result| result)
-        .map(|pages| PdfText { pages })
+    outcome.and_then(|result| result).map(|extracted| PdfText {
+        pages: extracted.pages,
+        unread: extracted.unread,
+    })
 }
 
-type Pages = Result<Vec<String>, PdfError>;
+type Pages = Result<layout::Extracted, PdfError>;
 
 /// The worker's result, or Timeout at the deadline or once `cancelled` is set.
 fn wait(
@@ -219,6 +254,10 @@ pub fn view(text: &PdfText) -> String {
             out.push_str(page);
             out.push('\n');
         }
+        if let Some(why) = text.unread(index) {
+            out.push_str(why.line());
+            out.push('\n');
+        }
     }
     out
 }
@@ -229,12 +268,13 @@ pub fn page_lines(text: &PdfText) -> Vec<RangeInclusive<usize>> {
     let mut first = 1;
     text.pages
         .iter()
-        .map(|page| {
+        .enumerate()
+        .map(|(index, page)| {
             let body = if page.is_empty() {
                 0
             } else {
                 page.lines().count()
-            };
+            } + usize::from(text.unread(index).is_some());
             let span = first..=first + body;
             first += body + 1;
             span
@@ -398,6 +438,7 @@ mod tests {
     fn view_heads_every_page() {
         let text = PdfText {
             pages: vec!["one\ntwo".into(), String::new(), "three".into()],
+            unread: Vec::new(),
         };
         assert_eq!(
             view(&text),
@@ -405,9 +446,24 @@ mod tests {
         );
         assert!(text.has_text());
         assert_eq!(page_lines(&text), [1..=3, 4..=4, 5..=6]);
+        // A page not all read says so on its last line.
+        let damaged = PdfText {
+            unread: vec![(1, Unread::Damaged), (2, Unread::TooLarge)],
+            ..text.clone()
+        };
+        assert_eq!(
+            view(&damaged),
+            format!(
+                "--- page 1 ---\none\ntwo\n--- page 2 ---\n{}\n--- page 3 ---\nthree\n{}\n",
+                Unread::Damaged.line(),
+                Unread::TooLarge.line()
+            )
+        );
+        assert_eq!(page_lines(&damaged), [1..=3, 4..=5, 6..=8]);
         assert!(
             !PdfText {
-                pages: vec![String::new(); 2]
+                pages: vec![String::new(); 2],
+                unread: Vec::new(),
             }
             .has_text()
         );

@@ -26,3 +26,12 @@ pub(super) fn resolve<'a>(doc: &'a Document, object: &'a Object) -> Option<&'a O
 pub(super) fn get<'a>(doc: &'a Document, dict: &'a Dictionary, key: &[u8]) -> Option<&'a Object> {
     dict.get(key).ok().and_then(|object| resolve(doc, object))
 }
+
+/// Whether `dict[key]` refers to an object the file does not have: in a file that was
+/// whole, every reference leads somewhere (a truncated file loses what its end held).
+pub(super) fn dangling(doc: &Document, dict: &Dictionary, key: &[u8]) -> bool {
+    matches!(dict.get(key), Ok(Object::Reference(_)))
+        && dict
+            .get(key)
+            .is_ok_and(|object| resolve(doc, object).is_none())
+}
