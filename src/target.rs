@@ -11,7 +11,7 @@ use std::path::Path;
 use rustix::fs::Stat;
 
 use crate::args::cli::Format;
-use crate::args::params::{DEFAULT_LIMIT, MAX_LIMIT, name};
+use crate::args::params::{DEFAULT_LIMIT, MAX_LIMIT, Wording, name};
 use crate::args::request::{Request, Target};
 use crate::error::{Error, ErrorCode};
 use crate::names;
@@ -86,6 +86,8 @@ pub enum Structure {
 /// file when None), or the symbol `within`'s.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scope {
+    /// The first line of the lines asked for: a range's N, else `from`.
+    pub first: u64,
     pub from: u64,
     pub to: Option<u64>,
     pub within: Option<String>,
@@ -99,6 +101,18 @@ impl Plan {
             _ => None,
         }
     }
+}
+
+/// INVALID_PARAM when a start line is outside the lines `line..=end` a target names.
+fn outside_range(wording: Wording, from: u64, line: u64, end: Option<u64>) -> Result<(), Error> {
+    if from < line || from > end.unwrap_or(u64::MAX) {
+        let range = end.map_or(format!("{line}-"), |end| format!("{line}-{end}"));
+        return Err(Error::invalid_param(format!(
+            "{} {from} is outside the lines {range} the target names; give a line within them.",
+            wording.name(name::START_LINE)
+        )));
+    }
+    Ok(())
 }
 
 /// Resolves one target of a request; what it shows may take at most `budget` bytes (the
@@ -314,22 +328,35 @@ fn how(
         }
     }
     let scope = |within: Option<String>| match reference {
+        // From line L with `--start-line L`, as the footer of a page of the range's
+        // outline says to go on.
         Some(LineRef { line, end }) => Scope {
-            from: line,
+            first: line,
+            from: w.start_line.unwrap_or(line),
             to: end,
             within,
         },
         // In a symbol, 0: from the symbol's start.
-        None => Scope {
-            from: w.start_line.unwrap_or(if within.is_some() { 0 } else { 1 }),
-            to: None,
-            within,
-        },
+        None => {
+            let from = w.start_line.unwrap_or(if within.is_some() { 0 } else { 1 });
+            Scope {
+                first: from,
+                from,
+                to: None,
+                within,
+            }
+        }
     };
-    let leaner = |within: Option<String>| match (w.signatures, w.fit) {
-        (true, _) => Some(How::Structure(Structure::Signatures(scope(within)))),
-        (_, true) => Some(How::Structure(Structure::Fit(scope(within)))),
-        _ => None,
+    let leaner = |within: Option<String>| {
+        let scope = scope(within);
+        if let Some(LineRef { line, end }) = reference {
+            outside_range(request.wording(), scope.from, line, end)?;
+        }
+        Ok(match (w.signatures, w.fit) {
+            (true, _) => Some(How::Structure(Structure::Signatures(scope))),
+            (_, true) => Some(How::Structure(Structure::Fit(scope))),
+            _ => None,
+        })
     };
     if let Some(symbol) = symbol {
         if request.all() {
@@ -351,7 +378,7 @@ fn how(
                 "A symbol names its lines itself; {flag} cannot be combined with it."
             )));
         }
-        if let Some(how) = leaner(Some(symbol.clone())) {
+        if let Some(how) = leaner(Some(symbol.clone()))? {
             return Ok(how);
         }
         return Ok(match request.call.outline {
@@ -369,7 +396,7 @@ fn how(
             }),
         });
     }
-    if let Some(how) = leaner(None) {
+    if let Some(how) = leaner(None)? {
         return Ok(how);
     }
     if request.call.outline {
@@ -389,14 +416,7 @@ fn how(
             // from line L with `--start-line L`, as its footer says to go on.
             Some(LineRef { line, end }) => {
                 let from = w.start_line.unwrap_or(line);
-                let last = end.unwrap_or(u64::MAX);
-                if from < line || from > last {
-                    let range = end.map_or(format!("{line}-"), |end| format!("{line}-{end}"));
-                    return Err(Error::invalid_param(format!(
-                        "{} {from} is outside the lines {range} the target names; give a line within them.",
-                        name(name::START_LINE)
-                    )));
-                }
+                outside_range(request.wording(), from, line, end)?;
                 How::Structure(Structure::Outline {
                     first: end.map_or(1, |_| line),
                     from,

@@ -1506,7 +1506,12 @@ fn fit(
     // children alone would leave a function's outline empty).
     let outline_of = |budget: u64, tokens: Option<u64>, limit: usize| {
         let page = Page {
-            first: lo,
+            // A range's symbols are counted from its first line, when paged from a later
+            // one (the outline's footer says so).
+            first: match scope.to {
+                Some(_) => scope.first.min(lo),
+                None => lo,
+            },
             from: lo,
             from_char: 1,
             to: Some(hi),

@@ -557,6 +557,47 @@ fn fit_on_lines_that_define_nothing_shows_the_lines_that_fit() {
     assert!(!text.contains("do not fit"), "{text}");
 }
 
+/// `PATH:N-M --fit` whose outline page is cut goes on from the line its footer names
+/// (it answered the same page again, whatever the start line), and a start line
+/// outside the range is refused as it is for the range's outline.
+#[test]
+fn fit_on_a_range_pages_from_the_line_its_footer_names() {
+    let ws = Workspace::new();
+    let functions: String = (0..40)
+        .map(|i| format!("def function_number_{i}(argument):\n    value = argument * {i}\n    return value + {i}\n\n"))
+        .collect();
+    ws.file("m.py", &functions);
+    let page = |extra: &[&str]| {
+        let mut args = vec!["m.py:5-80", "--fit", "--max-tokens", "30"];
+        args.extend(extra);
+        ws.json(&args)
+    };
+    let first = page(&[]);
+    assert_eq!(first["data"]["view"], "outline", "{first}");
+    let next = first["data"]["next_start_line"].as_u64().unwrap();
+    let second = page(&["--start-line", &next.to_string()]);
+    assert_eq!(second["data"]["symbols"][0]["start_line"], next, "{second}");
+    assert_ne!(content(&second), content(&first));
+    // The symbols are still counted from the range's first line.
+    let text = stdout(&ws.run(&[
+        "m.py:5-80",
+        "--fit",
+        "--max-tokens",
+        "30",
+        "--start-line",
+        &next.to_string(),
+    ]));
+    let shown = first["data"]["symbols"].as_array().unwrap().len() + 1;
+    assert!(
+        text.contains(&format!("showing symbols {shown}-")),
+        "{text}"
+    );
+    let v = page(&["--start-line", "100"]);
+    assert_eq!(v["error"]["code"], "INVALID_PARAM", "{v}");
+    let v = ws.json(&["m.py:5-80", "--signatures", "--start-line", "4"]);
+    assert_eq!(v["error"]["code"], "INVALID_PARAM", "{v}");
+}
+
 /// A line reference's window cut by a budget offers the leaner views too (SPEC §18: every
 /// window of a file in a known language).
 #[test]
