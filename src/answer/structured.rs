@@ -15,7 +15,8 @@ use crate::args::request::Request;
 use crate::error::{Error, ErrorCode};
 use crate::outcome::Document;
 use crate::outcome::{
-    Elided, FileFacts, Leaner, OutlineRead, Replacement, Success, SymbolInfo, TextRead, view,
+    Elided, FileFacts, Leaner, OutlineRead, Replacement, Success, SymbolInfo, TextRead, Unchanged,
+    view,
 };
 use crate::read::sniff::EncodingChoice;
 use crate::read::window::{Start, TruncatedBy, WindowSpec, entries_window, write_cut_marker};
@@ -32,6 +33,22 @@ const MAX_AMBIGUOUS: usize = 20;
 pub const PARSE_BUDGET: Duration = Duration::from_secs(2);
 
 /// Reads what `structure` asks of `file`.
+/// The file's hash into `facts` when it is asked for (`--hash`, `--if-changed`), and the
+/// `unchanged` answer when it is the hash `--if-changed` gives.
+fn unless_changed(request: &Request, facts: &mut FileFacts, bytes: &[u8]) -> Option<Success> {
+    if !request.wants_hash() {
+        return None;
+    }
+    facts.content_hash = Some(blake3::hash(bytes).to_hex().to_string());
+    (request.call.if_changed.is_some() && request.call.if_changed == facts.content_hash).then(
+        || {
+            Success::Unchanged(Unchanged {
+                facts: facts.clone(),
+            })
+        },
+    )
+}
+
 pub fn read(
     request: &Request,
     mut facts: FileFacts,
@@ -43,6 +60,10 @@ pub fn read(
     let mut file_bytes = None;
     if let Some(kind) = document::document_kind(request, file, &path)? {
         let bytes = document::read_bytes(file, facts.size_bytes, kind, &path, request.wording())?;
+        // The file the caller has: no view is made (a PDF's text is the costly part).
+        if let Some(unchanged) = unless_changed(request, &mut facts, &bytes) {
+            return Ok(unchanged);
+        }
         if let Some(view) = document::view(kind, &bytes, &path, request.wording())? {
             return read_document(request, facts, &bytes, view, spec, structure);
         }
@@ -70,9 +91,10 @@ pub fn read(
             });
             Error::binary_as(&path, evidence.into(), what)
         })?;
-    // `--hash` is the file's, with its outline as with its lines.
-    if request.wants_hash() {
-        facts.content_hash = Some(blake3::hash(&bytes).to_hex().to_string());
+    // `--hash` is the file's, with its outline as with its lines; `--if-changed` answers
+    // every view of a file the caller has with `unchanged` (SPEC §11).
+    if let Some(unchanged) = unless_changed(request, &mut facts, &bytes) {
+        return Ok(unchanged);
     }
     // Parsed as a window reads it: without its byte-order mark, and UTF-16 (or an
     // encoding asked for) as its text. Lines are the same, so line numbers hold; the

@@ -233,6 +233,46 @@ fn if_changed_answers_unchanged_without_content_when_the_hash_matches() {
     );
 }
 
+/// Every view of a file answers `unchanged` when the caller has it: its outline, its
+/// signatures, `--fit`, `--enclosing`, a symbol, a notebook's view (they made their
+/// content whatever the hash said).
+#[test]
+fn if_changed_holds_for_every_view_of_a_file() {
+    let ws = Workspace::new();
+    let source = "class A:\n    def run(self):\n        x = 1\n        y = 2\n        z = 3\n        return x\n";
+    ws.file("c.py", source);
+    let hash = blake3::hash(source.as_bytes()).to_hex().to_string();
+    let notebook = r#"{"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "source": ["x = 1"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}"#;
+    ws.file("n.ipynb", notebook);
+    let nb_hash = blake3::hash(notebook.as_bytes()).to_hex().to_string();
+    for (args, hash) in [
+        (vec!["c.py", "--outline"], &hash),
+        (vec!["c.py", "--signatures"], &hash),
+        (vec!["c.py", "--fit"], &hash),
+        (vec!["c.py", "--enclosing", "-s", "3"], &hash),
+        (vec!["c.py#A.run"], &hash),
+        (vec!["n.ipynb", "--outline"], &nb_hash),
+        (vec!["n.ipynb", "--fit"], &nb_hash),
+    ] {
+        let mut with = args.clone();
+        with.extend(["--if-changed", hash.as_str()]);
+        let v = ws.json(&with);
+        assert_eq!(
+            (&v["status"], &v["data"]["content"]),
+            (&json!("unchanged"), &json!(null)),
+            "{args:?}: {v}"
+        );
+        // Another hash: the view, with the file's hash.
+        let last = if hash.ends_with('0') { '1' } else { '0' };
+        let other = format!("{}{last}", &hash[..63]);
+        let mut with = args.clone();
+        with.extend(["--if-changed", other.as_str()]);
+        let v = ws.json(&with);
+        assert_eq!(v["status"], "success", "{args:?}: {v}");
+        assert_eq!(&v["stats"]["content_hash"], hash, "{args:?}");
+    }
+}
+
 #[test]
 fn if_changed_takes_only_a_full_lowercase_hash() {
     let ws = Workspace::new();
