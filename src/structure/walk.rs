@@ -17,6 +17,9 @@ use super::symbol::{Body, OutlineError, Symbol};
 /// the qualified names of pathological nesting small.
 const MAX_SYMBOL_DEPTH: usize = 64;
 
+/// How many functions deep a curried function's body is looked for.
+const MAX_CURRIED: usize = 8;
+
 /// The deadline is looked at once every this many nodes: often enough to stop within
 /// milliseconds, rarely enough to cost nothing.
 const CHECK_EVERY: u32 = 1 << 12;
@@ -311,7 +314,20 @@ impl<'t> Walker<'_, 't> {
         if !matches!(kind, "function" | "method" | "constructor") {
             return None;
         }
-        body_of(node).map(|body| {
+        body_of(node).map(|mut body| {
+            // A curried function (`(a) => (b) => {…}`): its body is the innermost
+            // function's, whose head is the outer one's signature too.
+            for _ in 0..MAX_CURRIED {
+                match body.kind() {
+                    "arrow_function" | "function_expression" | "function" => {
+                        match body.child_by_field_name("body") {
+                            Some(inner) => body = inner,
+                            None => break,
+                        }
+                    }
+                    _ => break,
+                }
+            }
             let (start, end) = (body.start_position().row, body.end_position().row);
             match self.src.get(body.start_byte()) == Some(&b'{') {
                 true => Body {

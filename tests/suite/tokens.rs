@@ -296,6 +296,22 @@ fn signatures_elide_bodies_in_every_language() {
     }
 }
 
+/// A curried function's body is its innermost function's: the heads of the functions
+/// it returns are its signature, and the innermost body's closing line stays (it was
+/// elided with the body, leaving a `{` that nothing closed).
+#[test]
+fn signatures_of_a_curried_function_keep_its_heads_and_closing_line() {
+    let ws = Workspace::new();
+    ws.file(
+        "c.ts",
+        "export const safe = (err) => (schema, value) => {\n  const a = 1;\n  const b = 2;\n  const c = 3;\n  return a + b;\n};\nexport const make =\n  (a: number) =>\n  (params: string): string => {\n    const x = a;\n    const y = params;\n    const z = 3;\n    return y;\n  };\n",
+    );
+    assert_eq!(
+        stdout(&ws.run(&["c.ts", "--signatures"])),
+        "   1 | export const safe = (err) => (schema, value) => {\n   2 |   ⋯ lines 2-5 (body of safe)\n   6 | };\n   7 | export const make =\n   8 |   (a: number) =>\n   9 |   (params: string): string => {\n  10 |     ⋯ lines 10-13 (body of make)\n  14 |   };\n"
+    );
+}
+
 #[test]
 fn signatures_in_json_list_what_was_elided() {
     let ws = Workspace::new();
