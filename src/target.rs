@@ -349,7 +349,9 @@ fn how(
     };
     let leaner = |within: Option<String>| {
         let scope = scope(within);
-        if let Some(LineRef { line, end }) = reference {
+        if let Some(LineRef { line, end }) = reference
+            && (w.signatures || w.fit)
+        {
             outside_range(request.wording(), scope.from, line, end)?;
         }
         Ok(match (w.signatures, w.fit) {

@@ -55,6 +55,9 @@ pub fn footer_of(
                 &also,
                 truncation && read.symbol.is_none(),
                 read.symbol.as_ref().map(|_| read.facts.path.as_str()),
+                // `--signatures` shows a line cut; the line goes on in the file's lines
+                // (`--fit` takes a start character itself).
+                (read.elided().is_some() && read.view().is_none()).then_some(name::SIGNATURES),
             );
             if let Some(symbol) = &read.symbol {
                 let lines = symbol_hints(read, symbol, max_bytes, wording, truncation);
@@ -102,6 +105,7 @@ pub fn footer_of(
                 "",
                 true,
                 None,
+                None,
             );
             match map.not_parsed {
                 0 => {}
@@ -122,6 +126,7 @@ pub fn footer_of(
             ("directory", "entries"),
             "",
             true,
+            None,
             None,
         ),
         Success::Unchanged(unchanged) => vec![format!(
@@ -190,6 +195,9 @@ fn window_hints(
     // The file of a symbol's read: a cut line goes on in the file, by line and character,
     // which a symbol's read does not take (SPEC §15).
     symbol_in: Option<&str>,
+    // The leaner view shown (`signatures`), which a line's next characters are not read
+    // with: the step to them drops it.
+    view: Option<&str>,
 ) -> Vec<String> {
     if window.total_lines == 0 {
         return vec![format!("({kind} is empty)")];
@@ -228,6 +236,10 @@ fn window_hints(
             (None, _) => step,
             (Some(path), Wording::Cli) => format!("{} {step}", quoted(path)),
             (Some(_), Wording::Tool) => format!("{step} without a symbol"),
+        };
+        let step = match view {
+            Some(view) => format!("{step} without {}", wording.flag(view)),
+            None => step,
         };
         hints.push(format!(
             "[Line {} was cut at {} of {} chars. Use {step} to continue it.]",

@@ -312,6 +312,43 @@ fn signatures_of_a_curried_function_keep_its_heads_and_closing_line() {
     );
 }
 
+/// A line a signatures view cuts goes on in the file's own lines: the step drops
+/// `--signatures`, which takes no start character (following the step as it was said
+/// was INVALID_PARAM).
+#[test]
+fn a_line_cut_in_a_signatures_view_goes_on_without_it() {
+    let ws = Workspace::new();
+    ws.file(
+        "long.rs",
+        format!(
+            "const TABLE: &str = \"{}\";\nfn f() {{}}\n",
+            "x".repeat(3000)
+        ),
+    );
+    let text = stdout(&ws.run(&["long.rs", "--signatures"]));
+    assert!(
+        text.ends_with("[Line 1 was cut at 2000 of 3023 chars. Use --start-line 1 --start-char 2001 without --signatures to continue it.]\n"),
+        "{text}"
+    );
+    let v = ws.json(&[
+        "long.rs",
+        "--start-line",
+        "1",
+        "--start-char",
+        "2001",
+        "-n",
+        "1",
+    ]);
+    assert!(content(&v).ends_with("x\";\n"), "{v}");
+    let v = ws.json(&["--call", r#"{"path":"long.rs","signatures":true}"#]);
+    assert!(
+        v["text"].as_str().unwrap().ends_with(
+            "Use start_line=1, start_char=2001 without signatures=true to continue it.]"
+        ),
+        "{v}"
+    );
+}
+
 #[test]
 fn signatures_in_json_list_what_was_elided() {
     let ws = Workspace::new();
