@@ -54,10 +54,13 @@ pub fn footer_of(
                 ("file", "lines"),
                 &also,
                 truncation && read.symbol.is_none(),
-                read.symbol.as_ref().map(|_| read.facts.path.as_str()),
-                // `--signatures` shows a line cut; the line goes on in the file's lines
-                // (`--fit` takes a start character itself).
-                (read.elided().is_some() && read.view().is_none()).then_some(name::SIGNATURES),
+                CutStep {
+                    symbol_in: read.symbol.as_ref().map(|_| read.facts.path.as_str()),
+                    // `--signatures` shows a line cut; the line goes on in the file's
+                    // lines (`--fit` takes a start character itself).
+                    without: (read.elided().is_some() && read.view().is_none())
+                        .then_some(name::SIGNATURES),
+                },
             );
             if let Some(symbol) = &read.symbol {
                 let lines = symbol_hints(read, symbol, max_bytes, wording, truncation);
@@ -104,8 +107,7 @@ pub fn footer_of(
                 ("map", "lines"),
                 "",
                 true,
-                None,
-                None,
+                CutStep::default(),
             );
             match map.not_parsed {
                 0 => {}
@@ -126,8 +128,7 @@ pub fn footer_of(
             ("directory", "entries"),
             "",
             true,
-            None,
-            None,
+            CutStep::default(),
         ),
         Success::Unchanged(unchanged) => vec![format!(
             "(unchanged since hash {})",
@@ -183,6 +184,17 @@ fn fit_hint(view: &str, wording: Wording) -> String {
     )
 }
 
+/// Where the step to the rest of a cut line leads, when not to the same call.
+#[derive(Default)]
+struct CutStep<'a> {
+    /// The file of a symbol's read: a cut line goes on in the file, by line and
+    /// character, which a symbol's read does not take (SPEC §15).
+    symbol_in: Option<&'a str>,
+    /// The leaner view shown (`signatures`), which a line's next characters are not
+    /// read with: the step to them drops it.
+    without: Option<&'static str>,
+}
+
 fn window_hints(
     window: &Window,
     max_bytes: u64,
@@ -192,13 +204,9 @@ fn window_hints(
     also: &str,
     // Whether to say that the window is truncated.
     truncation: bool,
-    // The file of a symbol's read: a cut line goes on in the file, by line and character,
-    // which a symbol's read does not take (SPEC §15).
-    symbol_in: Option<&str>,
-    // The leaner view shown (`signatures`), which a line's next characters are not read
-    // with: the step to them drops it.
-    view: Option<&str>,
+    cut_step: CutStep,
 ) -> Vec<String> {
+    let CutStep { symbol_in, without } = cut_step;
     if window.total_lines == 0 {
         return vec![format!("({kind} is empty)")];
     }
@@ -237,7 +245,7 @@ fn window_hints(
             (Some(path), Wording::Cli) => format!("{} {step}", quoted(path)),
             (Some(_), Wording::Tool) => format!("{step} without a symbol"),
         };
-        let step = match view {
+        let step = match without {
             Some(view) => format!("{step} without {}", wording.flag(view)),
             None => step,
         };

@@ -465,7 +465,7 @@ fn a_pdf_page_whose_content_is_lost_says_so() {
     let (p3, p4, p5) = (page(6, "7 0 R"), page(9, "7 0 R"), page(8, "10 0 R"));
     ws.file(
         "cut.pdf",
-        &handmade_pdf(&[
+        handmade_pdf(&[
             "<< /Type /Catalog /Pages 2 0 R >>",
             "<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 >>",
             &p3,
@@ -498,7 +498,7 @@ fn a_pdf_page_whose_content_is_lost_says_so() {
     // Every page lost: the file is damaged, not a scan.
     ws.file(
         "gone.pdf",
-        &handmade_pdf(&[
+        handmade_pdf(&[
             "<< /Type /Catalog /Pages 2 0 R >>",
             "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
             "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
@@ -536,7 +536,7 @@ fn a_pdf_page_tree_with_a_loop_gives_each_page_once() {
         let root = format!("<< /Type /Pages /Kids {kids} /Count 1 >>");
         ws.file(
             name,
-            &handmade_pdf(&[
+            handmade_pdf(&[
                 "<< /Type /Catalog /Pages 2 0 R >>",
                 &root,
                 leaf,
