@@ -1442,9 +1442,12 @@ fn fit(
         },
         ..*spec
     };
-    let fits = |content: &[u8]| match spec.max_tokens {
-        Some(max) => tokens::within(content, max),
-        None => content.len() as u64 <= spec.max_bytes,
+    // Both budgets hold where both apply (a given `--max-bytes` with `--max-tokens`).
+    let fits = |content: &[u8]| {
+        content.len() as u64 <= spec.max_bytes
+            && spec
+                .max_tokens
+                .is_none_or(|max| tokens::within(content, max))
     };
     let path = facts.path.clone();
     let total = count_lines(source.bytes);

@@ -537,6 +537,20 @@ fn fit_under_a_token_budget_and_on_a_symbol() {
         "51200",
     ]);
     assert_ne!(v["data"]["view"], "lines");
+    // Whatever view the budgets choose, both hold: a small byte budget beside a large
+    // token budget gave the whole outline past the bytes.
+    for bytes in ["51200", "1000", "300"] {
+        let v = ws.json(&[
+            "big.rs",
+            "--fit",
+            "--max-tokens",
+            &budget,
+            "--max-bytes",
+            bytes,
+        ]);
+        assert!(content(&v).len() <= bytes.parse().unwrap(), "{bytes}: {v}");
+        assert_eq!(v["data"]["view"], "outline", "{bytes}");
+    }
     let (name, source, _) = SIGNATURES[0];
     ws.file(name, source);
     let target = format!("{name}#render");
