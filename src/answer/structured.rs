@@ -1423,6 +1423,25 @@ fn lines_surely_over(source: &Source, lo: u64, hi: u64, spec: &WindowSpec) -> bo
     false
 }
 
+/// The lines `lo..=hi` as `--fit` answers with them (`data.view` `lines`): a symbol's
+/// read as without `--fit` (a range keeps its window fields).
+fn as_lines_view(
+    read: &mut TextRead,
+    language: &'static str,
+    symbol: Option<SymbolInfo>,
+    (lo, hi): (u64, u64),
+) {
+    if symbol.is_some() {
+        symbol_window(&mut read.window, lo, hi);
+    }
+    read.language = Some(language);
+    read.symbol = symbol;
+    read.leaner = Some(Box::new(Leaner {
+        elided: None,
+        view: Some(view::LINES),
+    }));
+}
+
 /// `--fit` (SPEC §18): the richest view of the asked lines that fits the budget whole:
 /// the lines, else their signatures, else their outline, else the outline's first page.
 fn fit(
@@ -1492,16 +1511,7 @@ fn fit(
         if let Success::Text(read) = &mut lines
             && whole_fits(&mut read.window)
         {
-            // A symbol is read as without --fit (a range keeps its window fields).
-            if symbol.is_some() {
-                symbol_window(&mut read.window, lo, hi);
-            }
-            read.language = Some(source.language);
-            read.symbol = symbol;
-            read.leaner = Some(Box::new(Leaner {
-                elided: None,
-                view: Some(view::LINES),
-            }));
+            as_lines_view(read, source.language, symbol, (lo, hi));
             return Ok(lines);
         }
     }
@@ -1582,15 +1592,7 @@ fn fit(
         let input = TextInput::Stream(Cursor::new(source.bytes));
         let mut lines = read_text(request, facts, input, &within, None, source.document, None)?;
         if let Success::Text(read) = &mut lines {
-            if symbol.is_some() {
-                symbol_window(&mut read.window, lo, hi);
-            }
-            read.language = Some(source.language);
-            read.symbol = symbol;
-            read.leaner = Some(Box::new(Leaner {
-                elided: None,
-                view: Some(view::LINES),
-            }));
+            as_lines_view(read, source.language, symbol, (lo, hi));
         }
         return Ok(lines);
     }
