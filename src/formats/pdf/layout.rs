@@ -29,7 +29,7 @@ use super::font::Font;
 use super::objects::{MAX_STREAM_BYTES, dangling, get, number, resolve};
 use super::tables;
 
-use super::{MAX_TEXT_BYTES, PdfError, normalise};
+use super::{MAX_TEXT_BYTES, PdfError, PdfText, normalise};
 
 /// The most content a page may inflate to, its forms each time they are drawn included:
 /// a small form drawn a million times must not cost a million times its size.
@@ -58,7 +58,7 @@ pub(super) fn extract_pages(
     bytes: &[u8],
     deadline: Option<Instant>,
     given_up: &AtomicBool,
-) -> Result<Extracted, PdfError> {
+) -> Result<PdfText, PdfError> {
     // Every token lopdf would parse is counted first (see `bounds`): the objects of the
     // file itself here, those of its object streams by the load filter.
     let tokens = bounds::token_budget(bytes.len());
@@ -199,14 +199,13 @@ pub(super) fn extract_pages(
     };
     let mut texts = Vec::with_capacity(pages.len());
     let mut unread = Vec::new();
-    let (mut broken_pages, mut too_large_pages) = (0, 0);
+    let mut broken_pages = 0;
     for (index, page_id) in pages.into_values().enumerate() {
         let page = walker.page(page_id).map_err(|stop| match stop {
             Stop::Timeout => PdfError::Timeout,
             Stop::TooMuchText | Stop::TooLarge => PdfError::TooLarge,
         })?;
         broken_pages += usize::from(page.broken);
-        too_large_pages += usize::from(page.too_large);
         if let Some(why) = page.unread {
             unread.push((index, why));
         }
@@ -217,21 +216,17 @@ pub(super) fn extract_pages(
     // the file is damaged (the random byte flips of a fuzzer end here), or its content
     // inflates past what is read (a stream of a gigabyte is no damage).
     if (broken_pages > 0 || !unread.is_empty()) && texts.iter().all(String::is_empty) {
-        return Err(match too_large_pages > 0 {
-            true => PdfError::TooLarge,
-            false => PdfError::Damaged,
-        });
+        return Err(
+            match unread.iter().any(|&(_, why)| why == Unread::TooLarge) {
+                true => PdfError::TooLarge,
+                false => PdfError::Damaged,
+            },
+        );
     }
-    Ok(Extracted {
+    Ok(PdfText {
         pages: texts,
         unread,
     })
-}
-
-/// The text of every page, and the pages whose content was not all read.
-pub(super) struct Extracted {
-    pub pages: Vec<String>,
-    pub unread: Vec<(usize, Unread)>,
 }
 
 /// The pages of the document's page tree in order, each once. lopdf's walk follows a
@@ -532,13 +527,12 @@ fn resolve_stream_filters(doc: &mut Document) {
     }
 }
 
-/// A page's raw text, and whether some of its content could not be read (and whether
-/// that was content past the bound, not damage).
+/// A page's raw text, and whether some of its content could not be read.
 struct PageText {
     text: String,
     broken: bool,
-    too_large: bool,
-    /// Why some of its content was not read, when a reader should be told.
+    /// Why some of its content was not read, when a reader should be told: damage, or
+    /// content past the bound.
     unread: Option<Unread>,
 }
 
@@ -570,8 +564,6 @@ struct Page {
     /// Forms being drawn, outermost first: to refuse one that draws itself.
     forms: Vec<ObjectId>,
     broken: bool,
-    /// Its content inflates past [`MAX_PAGE_CONTENT_BYTES`].
-    too_large: bool,
     state: State,
     saved: Vec<State>,
     /// `q`s beyond [`MAX_SAVED_STATES`] not yet matched by a `Q`.
@@ -665,7 +657,6 @@ impl<'a> Walker<'a> {
             inflated: 0,
             forms: Vec::new(),
             broken: false,
-            too_large: false,
             state: State::new(),
             saved: Vec::new(),
             unsaved: 0,
@@ -677,12 +668,12 @@ impl<'a> Walker<'a> {
             paper: Paper::of(self.doc, page_id),
         };
         self.lost_font = false;
-        // A page the file does not have (a kid that is no object) lost all it held.
-        let mut unread = self
-            .doc
-            .get_dictionary(page_id)
-            .is_err()
-            .then_some(Unread::Damaged);
+        // A page the file does not have (a kid that is no object) lost all it held, and
+        // one whose resources are no object lost its fonts.
+        let mut unread = match self.doc.get_dictionary(page_id) {
+            Ok(dict) => dangling(self.doc, dict, b"Resources").then_some(Unread::Damaged),
+            Err(_) => Some(Unread::Damaged),
+        };
         let resources = match self.doc.get_page_resources(page_id) {
             Ok((direct, ids)) => direct
                 .into_iter()
@@ -714,32 +705,26 @@ impl<'a> Walker<'a> {
                 page.inflated = content.len();
                 self.run(&mut page, &content, &resources)?;
             }
-            Err(error) => {
+            // Content that inflates past the bound is no damage.
+            Err(lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded {
+                ..
+            })) => {
                 page.broken = true;
-                page.too_large = matches!(
-                    error,
-                    lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded { .. })
-                );
-                unread = Some(match page.too_large {
-                    true => Unread::TooLarge,
-                    false => Unread::Damaged,
-                });
+                unread = Some(Unread::TooLarge);
+            }
+            Err(_) => {
+                page.broken = true;
+                unread = Some(Unread::Damaged);
             }
         }
         page.end_actual_text();
         self.annotations(&mut page, page_id)?;
-        if self.lost_font
-            || self
-                .doc
-                .get_dictionary(page_id)
-                .is_ok_and(|dict| dangling(self.doc, dict, b"Resources"))
-        {
+        if self.lost_font {
             unread = unread.or(Some(Unread::Damaged));
         }
         Ok(PageText {
             text: page.lines.text,
             broken: page.broken,
-            too_large: page.too_large,
             unread,
         })
     }

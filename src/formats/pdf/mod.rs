@@ -195,13 +195,10 @@ pub fn extract_unless(
     if outcome.is_err() {
         given_up.store(true, Ordering::Relaxed);
     }
-    outcome.and_then(|result| result).map(|extracted| PdfText {
-        pages: extracted.pages,
-        unread: extracted.unread,
-    })
+    outcome.and_then(|result| result)
 }
 
-type Pages = Result<layout::Extracted, PdfError>;
+type Pages = Result<PdfText, PdfError>;
 
 /// The worker's result, or Timeout at the deadline or once `cancelled` is set.
 fn wait(

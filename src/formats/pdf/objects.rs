@@ -30,8 +30,5 @@ pub(super) fn get<'a>(doc: &'a Document, dict: &'a Dictionary, key: &[u8]) -> Op
 /// Whether `dict[key]` refers to an object the file does not have: in a file that was
 /// whole, every reference leads somewhere (a truncated file loses what its end held).
 pub(super) fn dangling(doc: &Document, dict: &Dictionary, key: &[u8]) -> bool {
-    matches!(dict.get(key), Ok(Object::Reference(_)))
-        && dict
-            .get(key)
-            .is_ok_and(|object| resolve(doc, object).is_none())
+    matches!(dict.get(key), Ok(object @ Object::Reference(_)) if resolve(doc, object).is_none())
 }
