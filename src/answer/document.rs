@@ -12,7 +12,7 @@ use crate::args::request::Request;
 use crate::error::{Error, ErrorCode, ErrorDetail};
 use crate::formats::notebook;
 use crate::formats::pdf::{self, PdfError};
-use crate::outcome::{DocumentKind, Success};
+use crate::outcome::{Document, DocumentKind, Success};
 use crate::read::bytes;
 use crate::read::endings::{EndingsScan, LineEndings};
 
@@ -36,14 +36,12 @@ pub struct Part {
 /// A document's view.
 #[derive(Debug)]
 pub struct View {
-    pub kind: DocumentKind,
+    /// Its kind, and what its footer says of it (a PDF without a text layer, pages not
+    /// read whole).
+    pub document: Document,
     /// Every line ends in `\n`.
     pub text: String,
     pub parts: Vec<Part>,
-    /// A PDF none of whose pages has text (a scan): its footer says so.
-    pub no_text_layer: bool,
-    /// The pages of a PDF whose content was not all read (each says so in the view).
-    pub unread_pages: usize,
 }
 
 /// Whether `file_name` and the file's first bytes make it a document. A PDF is known by
@@ -152,11 +150,13 @@ pub fn view(
                     })
                     .collect();
                 View {
-                    kind,
+                    document: Document {
+                        kind,
+                        no_text_layer: false,
+                        unread_pages: 0,
+                    },
                     parts,
                     text: view.text,
-                    no_text_layer: false,
-                    unread_pages: 0,
                 }
             })),
         DocumentKind::Pdf => {
@@ -176,10 +176,13 @@ pub fn view(
                 })
                 .collect();
             Ok(Some(View {
-                kind,
-                // Pages that lost their content are no scan: the footer says what they are.
-                no_text_layer: !text.has_text() && text.unread.is_empty(),
-                unread_pages: text.unread.len(),
+                document: Document {
+                    kind,
+                    // Pages that lost their content are no scan: the footer says what
+                    // they are.
+                    no_text_layer: !text.has_text() && text.unread.is_empty(),
+                    unread_pages: text.unread.len(),
+                },
                 text: pdf::view(&text),
                 parts,
             }))

@@ -19,7 +19,7 @@ pub mod text;
 use crate::args::cli::Format;
 use crate::args::request::{Request, Target};
 use crate::error::Error;
-use crate::outcome::{Answer, Document, DocumentKind};
+use crate::outcome::{Answer, DocumentKind};
 use crate::outcome::{FileFacts, Listing, MapRead, Success};
 use crate::read::sniff::EncodingChoice;
 use crate::read::{self, Budget, LineSink, ReadError, WindowSpec};
@@ -341,6 +341,26 @@ fn read_file(
     answer
 }
 
+/// The file's hash into `facts` when it is asked for (`--hash`, `--if-changed`) and not
+/// yet known, and the `unchanged` answer when it is the hash `--if-changed` gives.
+pub(super) fn unless_changed(
+    request: &Request,
+    facts: &mut FileFacts,
+    bytes: &[u8],
+) -> Option<Success> {
+    if !request.wants_hash() {
+        return None;
+    }
+    let hash = facts
+        .content_hash
+        .get_or_insert_with(|| blake3::hash(bytes).to_hex().to_string());
+    request.caller_has(Some(hash)).then(|| {
+        Success::Unchanged(crate::outcome::Unchanged {
+            facts: facts.clone(),
+        })
+    })
+}
+
 /// A file cut shorter while it was read (a log rotated by `copytruncate` under
 /// `--tail`) gave a window of bytes that are no longer there, and counts of neither
 /// file: an error, not a success. A file that grew while it was read (a log being
@@ -379,21 +399,18 @@ fn document_answer(
     asked_line: Option<u64>,
     sink: Option<&mut dyn LineSink>,
 ) -> Result<Success, Error> {
+    // `--hash` is the file's (SPEC §1), not its view's; the file the caller has makes no
+    // view (a PDF's text is the costly part).
+    if let Some(unchanged) = unless_changed(request, &mut facts, &bytes) {
+        return Ok(unchanged);
+    }
     let Some(view) = document::view(kind, &bytes, &facts.path, request.wording())? else {
         let input = read::TextInput::Stream(Cursor::new(bytes));
         return read_text(request, facts, input, spec, asked_line, None, sink);
     };
-    // `--hash` is the file's (SPEC §1), not its view's.
-    if request.wants_hash() {
-        facts.content_hash = Some(blake3::hash(&bytes).to_hex().to_string());
-    }
     let endings = document::file_endings(kind, &bytes);
     drop(bytes);
-    let document = Document {
-        kind,
-        no_text_layer: view.no_text_layer,
-        unread_pages: view.unread_pages,
-    };
+    let document = view.document;
     let input = read::TextInput::Stream(Cursor::new(view.text.into_bytes()));
     // `--all` streams the view as it streams a file: whole, no line cut (SPEC §17).
     let answer = read_text(

@@ -15,8 +15,7 @@ use crate::args::request::Request;
 use crate::error::{Error, ErrorCode};
 use crate::outcome::Document;
 use crate::outcome::{
-    Elided, FileFacts, Leaner, OutlineRead, Replacement, Success, SymbolInfo, TextRead, Unchanged,
-    view,
+    Elided, FileFacts, Leaner, OutlineRead, Replacement, Success, SymbolInfo, TextRead, view,
 };
 use crate::read::sniff::EncodingChoice;
 use crate::read::window::{Start, TruncatedBy, WindowSpec, entries_window, write_cut_marker};
@@ -33,22 +32,6 @@ const MAX_AMBIGUOUS: usize = 20;
 pub const PARSE_BUDGET: Duration = Duration::from_secs(2);
 
 /// Reads what `structure` asks of `file`.
-/// The file's hash into `facts` when it is asked for (`--hash`, `--if-changed`), and the
-/// `unchanged` answer when it is the hash `--if-changed` gives.
-fn unless_changed(request: &Request, facts: &mut FileFacts, bytes: &[u8]) -> Option<Success> {
-    if !request.wants_hash() {
-        return None;
-    }
-    facts.content_hash = Some(blake3::hash(bytes).to_hex().to_string());
-    (request.call.if_changed.is_some() && request.call.if_changed == facts.content_hash).then(
-        || {
-            Success::Unchanged(Unchanged {
-                facts: facts.clone(),
-            })
-        },
-    )
-}
-
 pub fn read(
     request: &Request,
     mut facts: FileFacts,
@@ -61,7 +44,7 @@ pub fn read(
     if let Some(kind) = document::document_kind(request, file, &path)? {
         let bytes = document::read_bytes(file, facts.size_bytes, kind, &path, request.wording())?;
         // The file the caller has: no view is made (a PDF's text is the costly part).
-        if let Some(unchanged) = unless_changed(request, &mut facts, &bytes) {
+        if let Some(unchanged) = super::unless_changed(request, &mut facts, &bytes) {
             return Ok(unchanged);
         }
         if let Some(view) = document::view(kind, &bytes, &path, request.wording())? {
@@ -93,7 +76,7 @@ pub fn read(
         })?;
     // `--hash` is the file's, with its outline as with its lines; `--if-changed` answers
     // every view of a file the caller has with `unchanged` (SPEC §11).
-    if let Some(unchanged) = unless_changed(request, &mut facts, &bytes) {
+    if let Some(unchanged) = super::unless_changed(request, &mut facts, &bytes) {
         return Ok(unchanged);
     }
     // Parsed as a window reads it: without its byte-order mark, and UTF-16 (or an
@@ -214,22 +197,15 @@ pub fn read(
 /// A notebook's or a PDF's structure: its cells or pages are its symbols (SPEC §16).
 fn read_document(
     request: &Request,
-    mut facts: FileFacts,
+    facts: FileFacts,
     file_bytes: &[u8],
     view: document::View,
     spec: &WindowSpec,
     structure: Structure,
 ) -> Result<Success, Error> {
     let path = facts.path.clone();
-    // `--hash` is the file's, not its view's.
-    if request.wants_hash() {
-        facts.content_hash = Some(blake3::hash(file_bytes).to_hex().to_string());
-    }
-    let document = Document {
-        kind: view.kind,
-        no_text_layer: view.no_text_layer,
-        unread_pages: view.unread_pages,
-    };
+    let document = view.document;
+    let kind = document.kind;
     let symbols: Vec<Symbol> = view
         .parts
         .iter()
@@ -250,7 +226,7 @@ fn read_document(
     let find = |query: &str| find_part(&view.parts, query, &path);
     // `data.language` of a document's part: what kind of document it is.
     let read = Found {
-        language: Some(view.kind.name()),
+        language: Some(kind.name()),
         document: Some(document),
     };
     // What the outline shows for each part that has a title (a notebook's cell).
@@ -271,21 +247,13 @@ fn read_document(
                 titles,
                 ..Page::of(request, spec, (first, from), from_char, to, within)
             };
-            outline(
-                request,
-                facts,
-                &bytes,
-                view.kind.name(),
-                &symbols,
-                page,
-                &find,
-            )
+            outline(request, facts, &bytes, kind.name(), &symbols, page, &find)
         }
         Structure::Signatures(_) => Err(known(None, &path, request).unwrap_err()),
         Structure::Fit(scope) => {
             let source = Source {
                 bytes: &bytes,
-                language: view.kind.name(),
+                language: kind.name(),
                 symbols: &symbols,
                 markdown: None,
                 document: Some(document),
@@ -305,7 +273,7 @@ fn read_document(
             lines_of(request, facts, bytes, spec, read, info, At::Holding(line))
         }
     };
-    document::with_file_endings(answer, document::file_endings(view.kind, file_bytes))
+    document::with_file_endings(answer, document::file_endings(kind, file_bytes))
 }
 
 /// The cell or page `query` names, or NOT_FOUND with the nearest ones.

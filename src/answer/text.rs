@@ -170,7 +170,7 @@ pub fn read_text<R: Read>(
     // file in a known language offers it when cut (SPEC §15, §18), one a line reference
     // scoped (`PATH:N`, `PATH:N-M`, `-C`) too.
     let language = structure::Language::detect(file_name, b"").map(|l| l.name());
-    if request.call.if_changed.is_some() && request.call.if_changed == facts.content_hash {
+    if request.caller_has(facts.content_hash.as_deref()) {
         return Ok(Success::Unchanged(Unchanged { facts }));
     }
     Ok(Success::Text(TextRead {

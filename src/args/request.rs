@@ -165,6 +165,12 @@ impl Request {
         self.call.hash || self.call.if_changed.is_some()
     }
 
+    /// Whether a file of hash `hash` is the one the caller has (`--if-changed`): it is
+    /// answered `unchanged`.
+    pub fn caller_has(&self, hash: Option<&str>) -> bool {
+        hash.is_some() && self.call.if_changed.as_deref() == hash
+    }
+
     /// Flags on the command line; tool parameters for `--call` and MCP.
     pub fn wording(&self) -> Wording {
         match self.mode {

@@ -251,6 +251,7 @@ fn if_changed_holds_for_every_view_of_a_file() {
         (vec!["c.py", "--fit"], &hash),
         (vec!["c.py", "--enclosing", "-s", "3"], &hash),
         (vec!["c.py#A.run"], &hash),
+        (vec!["n.ipynb"], &nb_hash),
         (vec!["n.ipynb", "--outline"], &nb_hash),
         (vec!["n.ipynb", "--fit"], &nb_hash),
     ] {
