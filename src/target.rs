@@ -348,17 +348,17 @@ fn how(
         }
     };
     let leaner = |within: Option<String>| {
+        if !(w.signatures || w.fit) {
+            return Ok(None);
+        }
         let scope = scope(within);
-        if let Some(LineRef { line, end }) = reference
-            && (w.signatures || w.fit)
-        {
+        if let Some(LineRef { line, end }) = reference {
             outside_range(request.wording(), scope.from, line, end)?;
         }
-        Ok(match (w.signatures, w.fit) {
-            (true, _) => Some(How::Structure(Structure::Signatures(scope))),
-            (_, true) => Some(How::Structure(Structure::Fit(scope))),
-            _ => None,
-        })
+        Ok(Some(How::Structure(match w.signatures {
+            true => Structure::Signatures(scope),
+            false => Structure::Fit(scope),
+        })))
     };
     if let Some(symbol) = symbol {
         if request.all() {

@@ -1512,7 +1512,7 @@ fn fit(
             // A range's symbols are counted from its first line, when paged from a later
             // one (the outline's footer says so).
             first: match scope.to {
-                Some(_) => scope.first.min(lo),
+                Some(_) => scope.first,
                 None => lo,
             },
             from: lo,

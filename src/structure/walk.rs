@@ -319,12 +319,13 @@ impl<'t> Walker<'_, 't> {
             // function's, whose head is the outer one's signature too.
             for _ in 0..MAX_CURRIED {
                 match body.kind() {
-                    "arrow_function" | "function_expression" | "function" => {
-                        match body.child_by_field_name("body") {
-                            Some(inner) => body = inner,
-                            None => break,
-                        }
-                    }
+                    "arrow_function"
+                    | "function_expression"
+                    | "function"
+                    | "generator_function" => match body.child_by_field_name("body") {
+                        Some(inner) => body = inner,
+                        None => break,
+                    },
                     _ => break,
                 }
             }

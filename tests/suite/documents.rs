@@ -451,7 +451,7 @@ fn page_content(text: &str) -> String {
 
 const HELVETICA: &str = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>";
 
-/// A page whose content, or font, the file lost (a file cut short keeps its pages' tree
+/// A page whose content, font or page object the file lost (a file cut short keeps its pages' tree
 /// and loses what its end held) says so on its last line, and the footer counts such
 /// pages: it is never an empty page that looks whole, nor "no text layer".
 #[test]
@@ -467,13 +467,14 @@ fn a_pdf_page_whose_content_is_lost_says_so() {
         "cut.pdf",
         handmade_pdf(&[
             "<< /Type /Catalog /Pages 2 0 R >>",
-            "<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 >>",
+            "<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R 11 0 R] /Count 4 >>",
             &p3,
             &p4,
             &p5,
             &page_content("Page one text"),
             HELVETICA,
             &page_content("Page three text"),
+            "",
             "",
             "",
         ]),
@@ -484,9 +485,9 @@ fn a_pdf_page_whose_content_is_lost_says_so() {
     assert_eq!(
         stdout(&out),
         format!(
-            "{}\n[2 pages of this PDF were not read whole: the last line of each says why.]\n",
+            "{}\n[3 pages of this PDF were not read whole: the last line of each says why.]\n",
             numbered(&format!(
-                "--- page 1 ---\nPage one text\n--- page 2 ---\n{lost}\n--- page 3 ---\n{lost}\n"
+                "--- page 1 ---\nPage one text\n--- page 2 ---\n{lost}\n--- page 3 ---\n{lost}\n--- page 4 ---\n{lost}\n"
             ))
         )
     );
