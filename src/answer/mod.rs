@@ -26,7 +26,7 @@ use crate::read::{self, Budget, LineSink, ReadError, WindowSpec};
 use crate::target::{self, How, Plan};
 use crate::workspace::dir;
 use document::document_kind;
-use text::{STDIN_LABEL, check_size, read_stdin, read_text};
+use text::{STDIN_LABEL, check_size, read_stdin, read_text, unless_changed};
 
 /// Whether reading a plan means parsing or decoding: a structure, a notebook's or PDF's
 /// view (a PDF may take seconds, however small), or an image the MCP server sends (a
@@ -339,26 +339,6 @@ fn read_file(
     // Checked after an error too: a start line past the end of a file cut meanwhile.
     not_shorter(file, size, &display)?;
     answer
-}
-
-/// The file's hash into `facts` when it is asked for (`--hash`, `--if-changed`) and not
-/// yet known, and the `unchanged` answer when it is the hash `--if-changed` gives.
-pub(super) fn unless_changed(
-    request: &Request,
-    facts: &mut FileFacts,
-    bytes: &[u8],
-) -> Option<Success> {
-    if !request.wants_hash() {
-        return None;
-    }
-    let hash = facts
-        .content_hash
-        .get_or_insert_with(|| blake3::hash(bytes).to_hex().to_string());
-    request.caller_has(Some(hash)).then(|| {
-        Success::Unchanged(crate::outcome::Unchanged {
-            facts: facts.clone(),
-        })
-    })
 }
 
 /// A file cut shorter while it was read (a log rotated by `copytruncate` under

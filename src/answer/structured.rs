@@ -9,7 +9,7 @@ use std::io::{Cursor, Write as _};
 use std::time::Duration;
 
 use crate::answer::document;
-use crate::answer::text::read_text;
+use crate::answer::text::{read_text, unless_changed};
 use crate::args::params::{DEFAULT_LIMIT, Wording, name};
 use crate::args::request::Request;
 use crate::error::{Error, ErrorCode};
@@ -44,7 +44,7 @@ pub fn read(
     if let Some(kind) = document::document_kind(request, file, &path)? {
         let bytes = document::read_bytes(file, facts.size_bytes, kind, &path, request.wording())?;
         // The file the caller has: no view is made (a PDF's text is the costly part).
-        if let Some(unchanged) = super::unless_changed(request, &mut facts, &bytes) {
+        if let Some(unchanged) = unless_changed(request, &mut facts, &bytes) {
             return Ok(unchanged);
         }
         if let Some(view) = document::view(kind, &bytes, &path, request.wording())? {
@@ -76,7 +76,7 @@ pub fn read(
         })?;
     // `--hash` is the file's, with its outline as with its lines; `--if-changed` answers
     // every view of a file the caller has with `unchanged` (SPEC §11).
-    if let Some(unchanged) = super::unless_changed(request, &mut facts, &bytes) {
+    if let Some(unchanged) = unless_changed(request, &mut facts, &bytes) {
         return Ok(unchanged);
     }
     // Parsed as a window reads it: without its byte-order mark, and UTF-16 (or an

@@ -205,3 +205,19 @@ fn max_file_size(request: &Request) -> String {
         Wording::Tool => "the server's max_file_size".to_string(),
     }
 }
+
+/// The file's hash into `facts` when it is asked for (`--hash`, `--if-changed`) and not
+/// yet known, and the `unchanged` answer when it is the hash `--if-changed` gives.
+pub fn unless_changed(request: &Request, facts: &mut FileFacts, bytes: &[u8]) -> Option<Success> {
+    if !request.wants_hash() {
+        return None;
+    }
+    let hash = facts
+        .content_hash
+        .get_or_insert_with(|| blake3::hash(bytes).to_hex().to_string());
+    request.caller_has(Some(hash)).then(|| {
+        Success::Unchanged(Unchanged {
+            facts: facts.clone(),
+        })
+    })
+}
