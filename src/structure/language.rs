@@ -18,6 +18,11 @@ pub enum Language {
     Markdown,
 }
 
+impl Language {
+    /// How many languages there are (`language as usize` is below it).
+    pub const COUNT: usize = Language::Markdown as usize + 1;
+}
+
 /// The known languages, as the `INVALID_PARAM` message for an unknown one names them.
 pub const KNOWN_LANGUAGES: &str =
     "Rust, Python, JavaScript, TypeScript, Go, Java, C, C++ and Markdown";

@@ -217,7 +217,7 @@ fn code(
     cut: Pieces,
     out: &mut Collected,
 ) -> Result<Option<Health>, OutlineError> {
-    let rules = Rules::new(language, grammar);
+    let rules = Rules::of(language, grammar);
     let separator = language.separator();
     let mut parser = parse::parser(grammar)?;
     // Charged with what a parse on another thread took (see `parse::either`).
@@ -289,7 +289,7 @@ fn code(
             }
             _ => parse::parse(&mut parser, source, &seen, &closers, deadline)?,
         };
-        let usable = pieces::usable(&tree, source, start, end, &seen, &rules, language, inside);
+        let usable = pieces::usable(&tree, source, start, end, &seen, rules, language, inside);
         let (tree, to, next_header, open) = match usable {
             Some(Usable::To(to)) => (tree, to, Vec::new(), Vec::new()),
             Some(Usable::Inside { to, header, open }) => (tree, to, header, open),
@@ -316,7 +316,7 @@ fn code(
             (start, to),
             &resume,
             &open,
-            &rules,
+            rules,
             separator,
             deadline,
             out,
