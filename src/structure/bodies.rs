@@ -381,6 +381,25 @@ pub(super) fn trusted(language: Language, tree: &Tree, holes: &[Range<usize>]) -
 pub(super) fn braces_kept(tree: &Tree, holes: &[Range<usize>]) -> bool {
     let root = tree.root_node();
     holes.iter().all(|hole| {
+        // Most often the braces are the first and last children of the smallest node that
+        // spans them, found by one search from the root; `parent`, which the general check
+        // below calls twice, searches from the root each time.
+        if let Some(node) = root.descendant_for_byte_range(hole.start - 1, hole.end + 1)
+            && node.start_byte() == hole.start - 1
+            && node.end_byte() == hole.end + 1
+            && let (Some(open), Some(close)) = (
+                node.child(0),
+                node.child(node.child_count().saturating_sub(1)),
+            )
+            && open.kind() == "{"
+            && close.kind() == "}"
+            && !open.is_missing()
+            && !close.is_missing()
+            && open.start_byte() == hole.start - 1
+            && close.start_byte() == hole.end
+        {
+            return true;
+        }
         let open = root.descendant_for_byte_range(hole.start - 1, hole.start);
         let close = root.descendant_for_byte_range(hole.end, hole.end + 1);
         match (open, close) {
