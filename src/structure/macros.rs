@@ -102,11 +102,9 @@ fn skip_space(line: &[u8], mut at: usize) -> usize {
 pub(super) fn blanked(source: &[u8]) -> Option<Vec<u8>> {
     let mut lines: Vec<(usize, usize)> = Vec::new();
     let mut start = 0;
-    for (i, &b) in source.iter().enumerate() {
-        if b == b'\n' {
-            lines.push((start, i));
-            start = i + 1;
-        }
+    for i in memchr::memchr_iter(b'\n', source) {
+        lines.push((start, i));
+        start = i + 1;
     }
     if start < source.len() {
         lines.push((start, source.len()));
