@@ -19,7 +19,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::ffi::OsStr;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::FileExt;
@@ -220,27 +220,31 @@ impl Recorder {
         if !self.whole {
             return;
         }
-        let symbols: Vec<serde_json::Value> = file
+        // Written as they are serialized, without a tree of values to build and drop.
+        let symbols: Vec<_> = file
             .symbols
             .iter()
             .map(|s| {
-                serde_json::json!([
-                    s.name,
-                    s.qualified_name,
-                    s.kind,
-                    s.start_line,
-                    s.end_line,
-                    s.depth
-                ])
+                let SymbolInfo {
+                    name,
+                    qualified_name,
+                    kind,
+                    start_line,
+                    end_line,
+                    depth,
+                } = s;
+                (name, qualified_name, kind, start_line, end_line, depth)
             })
             .collect();
-        let json = serde_json::json!([file.path, file.language, symbols, file.not_parsed]);
         let hash = hash.unwrap_or("-");
         self.not_parsed += u64::from(file.not_parsed.is_some());
         // The lines the file takes after its path: its symbols', or the reason's.
         let lines = file.symbols.len() + usize::from(file.not_parsed.is_some());
-        self.files
-            .extend_from_slice(format!("{first} {lines} {hash} {json}\n").as_bytes());
+        let json = (&file.path, file.language, &symbols, file.not_parsed);
+        // Writing to a vector cannot fail.
+        let _ = write!(self.files, "{first} {lines} {hash} ");
+        let _ = serde_json::to_writer(&mut self.files, &json);
+        self.files.push(b'\n');
         self.check_size();
     }
 
