@@ -225,15 +225,14 @@ impl Recorder {
             .symbols
             .iter()
             .map(|s| {
-                let SymbolInfo {
-                    name,
-                    qualified_name,
-                    kind,
-                    start_line,
-                    end_line,
-                    depth,
-                } = s;
-                (name, qualified_name, kind, start_line, end_line, depth)
+                (
+                    &s.name,
+                    &s.qualified_name,
+                    s.kind,
+                    s.start_line,
+                    s.end_line,
+                    s.depth,
+                )
             })
             .collect();
         let hash = hash.unwrap_or("-");
