@@ -371,30 +371,21 @@ pub fn pdf(objects: &[(String, Option<Vec<u8>>)]) -> Vec<u8> {
     pages_pdf(objects, 1)
 }
 
-/// [`pdf`] with `pages` pages drawing the same content: object 3, then copies of it
-/// numbered after `objects` (a page tree that lists one page object twice is read as
-/// one page, as poppler reads it).
+/// [`pdf`] with `pages` pages, all of them object 3.
 pub fn pages_pdf(objects: &[(String, Option<Vec<u8>>)], pages: usize) -> Vec<u8> {
     let mut out = b"%PDF-1.5\n".to_vec();
     let mut offsets = Vec::new();
-    let copies = 5 + objects.len()..4 + objects.len() + pages;
-    let kids = std::iter::once(3)
-        .chain(copies.clone())
-        .map(|n| format!("{n} 0 R"))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let page = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Resources << /Font << /F1 4 0 R >> >> >>";
+    let kids = vec!["3 0 R"; pages].join(" ");
     let fixed = [
         "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
         format!("<< /Type /Pages /Kids [{kids}] /Count {pages} >>"),
-        page.to_string(),
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Resources << /Font << /F1 4 0 R >> >> >>".to_string(),
         "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
     ];
     let all = fixed
         .iter()
         .map(|d| (d.clone(), None))
-        .chain(objects.iter().cloned())
-        .chain(copies.map(|_| (page.to_string(), None)));
+        .chain(objects.iter().cloned());
     for (i, (dict, data)) in all.enumerate() {
         offsets.push(out.len());
         out.extend_from_slice(format!("{} 0 obj\n{dict}\n", i + 1).as_bytes());

@@ -556,6 +556,31 @@ fn a_pdf_page_tree_with_a_loop_gives_each_page_once() {
     }
 }
 
+/// A page object the tree lists twice is two pages, as poppler counts them (`pdfinfo`
+/// says `Pages: 2`); only a node that leads back into its own branch is passed over.
+#[test]
+fn a_pdf_page_listed_twice_is_two_pages() {
+    let ws = Workspace::new();
+    let leaf = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>";
+    ws.file(
+        "twice.pdf",
+        handmade_pdf(&[
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [3 0 R 3 0 R] /Count 2 >>",
+            leaf,
+            &page_content("Same page"),
+            HELVETICA,
+        ]),
+    );
+    let out = ws.run(&["twice.pdf"]);
+    assert_eq!(
+        stdout(&out),
+        numbered("--- page 1 ---\nSame page\n--- page 2 ---\nSame page\n"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 #[test]
 fn paths_answers_each_target_in_turn() {
     let ws = workspace();

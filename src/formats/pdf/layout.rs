@@ -229,14 +229,15 @@ pub(super) fn extract_pages(
     })
 }
 
-/// The pages of the document's page tree in order, each once. lopdf's walk follows a
-/// `/Kids` that leads back to a node already entered (a loop) again and again, so a page
-/// came out twice, or the walk gave up before it found any; a node is entered once
-/// here, as poppler reads such a tree ("Loop in Pages tree"). Otherwise as lopdf reads
-/// it: `/Type /Pages` nodes are entered, `/Type /Page` leaves are pages, a kid that is
-/// no object keeps its place as a page (it is read as one whose content is lost), and
-/// other kids are passed over. An explicit stack: no depth of tree can exhaust the
-/// thread's.
+/// The pages of the document's page tree in order. lopdf's walk follows a `/Kids` that
+/// leads back to a node already entered (a loop) again and again, so a page came out
+/// twice, or the walk gave up before it found any; a `/Type /Pages` node is entered once
+/// here, as poppler reads such a tree ("Loop in Pages tree"), which also keeps the walk
+/// linear in the file whatever nodes are shared. A page listed twice is two pages, as
+/// poppler counts it. Otherwise as lopdf reads it: `/Type /Page` leaves are pages, a kid
+/// that is no object keeps its place as a page (it is read as one whose content is
+/// lost), and other kids are passed over. An explicit stack: no depth of tree can
+/// exhaust the thread's.
 fn page_tree(doc: &Document) -> std::collections::BTreeMap<u32, ObjectId> {
     let root = doc
         .catalog()
@@ -264,22 +265,13 @@ fn page_tree(doc: &Document) -> std::collections::BTreeMap<u32, ObjectId> {
     let mut stack = kids(root);
     while let Some(id) = stack.pop() {
         match doc.get_dictionary(id).and_then(Dictionary::get_type) {
-            Ok(b"Page") => {
-                if entered.insert(id) {
-                    pages.push(id);
-                }
-            }
             Ok(b"Pages") => {
                 if entered.insert(id) {
                     stack.extend(kids(id));
                 }
             }
+            Ok(b"Page") | Err(_) => pages.push(id),
             Ok(_) => {}
-            Err(_) => {
-                if entered.insert(id) {
-                    pages.push(id);
-                }
-            }
         }
     }
     (1..).zip(pages).collect()
