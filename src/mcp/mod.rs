@@ -36,6 +36,7 @@ pub(crate) mod transport;
 /// Serves until standard input closes; the first failure is one of starting up.
 pub fn serve(settings: Settings, fixed: Option<Root>) -> Option<ErrorCode> {
     keep_freed_memory();
+    crate::structure::long_lived();
     // One thread serves the protocol and reads small files (see `QUICK_READ`); other
     // reads run on blocking threads (each holds at most a few hundred KiB), so they
     // never wait for one another. (The multi-thread scheduler would also link libm into

@@ -1198,7 +1198,8 @@ mod tests {
 
     fn tree(language: Language, src: &str) -> Tree {
         let grammar = super::super::parse::grammar(language).unwrap();
-        let mut parser = super::super::parse::parser(&grammar).unwrap();
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&grammar).unwrap();
         parser.parse(src, None).unwrap()
     }
 

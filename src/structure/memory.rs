@@ -12,6 +12,7 @@
 use std::cell::Cell;
 use std::ffi::c_void;
 use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The most one parse may add to what tree-sitter holds on its thread. A tree takes
 /// a few bytes for each byte of real code (8 MiB of Python: 22 MiB), but up to 70 for
@@ -25,11 +26,23 @@ thread_local! {
     static HELD: Cell<isize> = const { Cell::new(0) };
 }
 
+/// Whether the process serves many reads (the MCP server, which sets its own malloc
+/// thresholds): see [`keep_freed`].
+static LONG_LIVED: AtomicBool = AtomicBool::new(false);
+
+/// Says that this process serves many reads: its parses leave glibc's malloc as it is.
+pub fn long_lived() {
+    LONG_LIVED.store(true, Ordering::Relaxed);
+}
+
 /// Has tree-sitter allocate with the counting functions, once, before any parser is
 /// made (tree-sitter asks that no object of it be alive when they change).
 pub(super) fn install() {
     static INSTALL: Once = Once::new();
     INSTALL.call_once(|| {
+        if !LONG_LIVED.load(Ordering::Relaxed) {
+            keep_freed();
+        }
         let counting = tree_sitter::Allocator {
             malloc,
             calloc,
@@ -41,6 +54,22 @@ pub(super) fn install() {
         // once, before any tree-sitter object is made, behind the `Once`.
         unsafe { tree_sitter::set_allocator(Some(counting)) };
     });
+}
+
+/// Has glibc's malloc keep what a command that parses frees, until it exits. A parse
+/// makes and frees its tree and stack versions a node at a time, on a thread's own
+/// arena; past glibc's default thresholds (128 KiB) each free at the top of an arena
+/// handed its pages back to the kernel, and the next node faulted them in again. The
+/// process ends with its answer, so nothing is gained by handing them back. Blocks of
+/// 8 MiB and more keep their own mappings (a file's bytes, a page of a huge map).
+fn keep_freed() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes the allocator's thresholds, under its own lock.
+    unsafe {
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 64 << 20);
+        libc::mallopt(libc::M_TOP_PAD, 8 << 20);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 8 << 20);
+    }
 }
 
 /// What tree-sitter holds on this thread, to compare with the same count later.

@@ -39,6 +39,7 @@ mod tests;
 pub use find::{Lookup, find};
 pub use indent::indentation_block;
 pub use language::{KNOWN_LANGUAGES, Language};
+pub use memory::long_lived;
 pub use outline::{Cores, outline};
 pub use signatures::{Elision, elisions};
 pub use symbol::{Body, OutlineError, Symbol, kind_named};

@@ -219,7 +219,7 @@ fn code(
 ) -> Result<Option<Health>, OutlineError> {
     let rules = Rules::of(language, grammar);
     let separator = language.separator();
-    let mut parser = parse::parser(grammar)?;
+    let mut parser = parse::parser(language, grammar)?;
     // Charged with what a parse on another thread took (see `parse::either`).
     let mut deadline = deadline;
     let mut start = 0;

@@ -3,7 +3,7 @@
 use std::ops::{ControlFlow, Range};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use tree_sitter::{ParseOptions, Parser, Point, Tree};
+use tree_sitter::{ParseOptions, Point, Tree};
 
 use super::deadline::{Deadline, thread_cpu_time};
 use super::language::Language;
@@ -27,14 +27,23 @@ pub(super) fn grammar(language: Language) -> Option<tree_sitter::Language> {
     })
 }
 
-/// A parser for `grammar`, made once for all the pieces of a file.
-pub(super) fn parser(grammar: &tree_sitter::Language) -> Result<Parser, OutlineError> {
+/// A tree-sitter parser, and the language it reads.
+pub(super) struct Parser {
+    parser: tree_sitter::Parser,
+    language: Language,
+}
+
+/// A parser for `language` (its `grammar`), made once for all the pieces of a file.
+pub(super) fn parser(
+    language: Language,
+    grammar: &tree_sitter::Language,
+) -> Result<Parser, OutlineError> {
     memory::install();
-    let mut parser = Parser::new();
+    let mut parser = tree_sitter::Parser::new();
     parser
         .set_language(grammar)
         .map_err(|_| OutlineError::Unparsable)?;
-    Ok(parser)
+    Ok(Parser { parser, language })
 }
 
 #[cfg(test)]
@@ -118,9 +127,10 @@ pub(super) fn either(
     deadline: &mut Deadline,
     kept_if: (bool, impl Fn(&Tree) -> bool),
 ) -> Result<(Tree, bool), OutlineError> {
-    let Some(grammar) = parser.language().map(|language| language.to_owned()) else {
+    let Some(grammar) = parser.parser.language().map(|language| language.to_owned()) else {
         return Err(OutlineError::Unparsable);
     };
+    let language = parser.language;
     let given_up = AtomicBool::new(false);
     // The other thread may take what is left of this one's budget; what it took is
     // charged to this one's after.
@@ -131,7 +141,7 @@ pub(super) fn either(
             .name("parse".into())
             .spawn_scoped(scope, || {
                 let started = thread_cpu_time();
-                let mut parser = self::parser(&grammar)?;
+                let mut parser = self::parser(language, &grammar)?;
                 let tree = parse_until(
                     &mut parser,
                     source,
@@ -206,7 +216,13 @@ fn parse_until(
     let stop_at_error = matches!(until, Until::Error);
     #[cfg(test)]
     PARSES.set(PARSES.get() + 1);
-    let mut included = included(source, ranges);
+    // Python's holes are whole lines of a body, whose indentation its scanner reads:
+    // they stay out of the included ranges.
+    let (text, ranges) = match parser.language {
+        Language::Python => (Text::whole(source), ranges.to_vec()),
+        _ => blanked(source, ranges),
+    };
+    let mut included = included(source, &ranges);
     if !closers.is_empty() {
         let after = included.last().map_or(Point::new(0, 0), |r| r.end_point);
         let rows = memchr::memchr_iter(b'\n', closers).count();
@@ -217,6 +233,7 @@ fn parse_until(
             end_point: Point::new(after.row + rows, 0),
         });
     }
+    let parser = &mut parser.parser;
     parser
         .set_included_ranges(&included)
         .map_err(|_| OutlineError::Unparsable)?;
@@ -255,7 +272,7 @@ fn parse_until(
     // as `Parser::parse` does for a slice.
     let tree = parser.parse_with_options(
         &mut |offset, _| match offset < len {
-            true => &source[offset..],
+            true => text.from(offset),
             false => &closers[(offset - len).min(closers.len())..],
         },
         None,
@@ -275,6 +292,106 @@ fn parse_until(
         None if erred || told => Ok(None),
         None => Err(OutlineError::Unparsable),
     }
+}
+
+/// A gap between included ranges is read as blanks when it is at most this many times
+/// shorter than what is parsed after it (see [`blanked`]).
+const BLANK_RATIO: usize = 200;
+
+/// `source` as the parser reads it: its bytes, but in the spans whose gaps are blanked,
+/// where a copy is read.
+struct Text<'a> {
+    source: &'a [u8],
+    /// The spans of the file read from `copy`, sorted, with where each starts in it.
+    spans: Vec<(Range<usize>, usize)>,
+    copy: Vec<u8>,
+}
+
+impl<'a> Text<'a> {
+    fn whole(source: &'a [u8]) -> Self {
+        Text {
+            source,
+            spans: Vec::new(),
+            copy: Vec::new(),
+        }
+    }
+
+    /// What follows `offset`, up to the end of the span it lies in (or the next span).
+    fn from(&self, offset: usize) -> &[u8] {
+        let next = self.spans.partition_point(|(span, _)| span.end <= offset);
+        match self.spans.get(next) {
+            Some((span, at)) if span.start <= offset => {
+                &self.copy[at + offset - span.start..at + span.len()]
+            }
+            Some((span, _)) => &self.source[offset..span.start],
+            None => &self.source[offset.min(self.source.len())..],
+        }
+    }
+}
+
+/// `ranges` with their short gaps closed, and the text that reads those gaps as blanks:
+/// each byte a space but line ends, so that rows and offsets stay the file's.
+///
+/// tree-sitter looks for the included range that holds a position from the first range
+/// on, at every token, so each range costs every token after it a step (a file's
+/// hundreds of passed-over bodies made that search 8 % of serde's map); a blank costs
+/// the lexer a few steps of its own. A gap is closed when it is short against what is
+/// parsed after it ([`BLANK_RATIO`]): the gaps early in a big file, not a long doc
+/// comment near its end.
+fn blanked<'a>(source: &'a [u8], ranges: &[Range<usize>]) -> (Text<'a>, Vec<Range<usize>>) {
+    let mut text = Text::whole(source);
+    let mut merged: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
+    // Whether the last of `merged` closed a gap, and so is read from the copy.
+    let mut closed = false;
+    let close = |text: &mut Text, last: &Range<usize>| {
+        text.spans.push((last.clone(), text.copy.len()));
+        text.copy.extend_from_slice(&source[last.clone()]);
+    };
+    let kept: Vec<&Range<usize>> = ranges.iter().filter(|r| r.start < r.end).collect();
+    let mut after: usize = kept.iter().map(|r| r.len()).sum();
+    for range in kept.iter().copied() {
+        let here = after;
+        after -= range.len();
+        match merged.last_mut() {
+            Some(last) if (range.start - last.end) * BLANK_RATIO <= here => {
+                last.end = range.end;
+                closed = true;
+            }
+            _ => {
+                if let Some(last) = merged.last().filter(|_| closed) {
+                    close(&mut text, last);
+                }
+                merged.push(range.clone());
+                closed = false;
+            }
+        }
+    }
+    if let Some(last) = merged.last().filter(|_| closed) {
+        close(&mut text, last);
+    }
+    // The gaps closed, blanked in the copy.
+    let mut index = 0;
+    for pair in kept.windows(2) {
+        let gap = pair[0].end..pair[1].start;
+        while text
+            .spans
+            .get(index)
+            .is_some_and(|(span, _)| span.end < gap.end)
+        {
+            index += 1;
+        }
+        if let Some((span, at)) = text.spans.get(index)
+            && span.start <= gap.start
+        {
+            let (from, to) = (at + gap.start - span.start, at + gap.end - span.start);
+            for byte in &mut text.copy[from..to] {
+                if *byte != b'\n' {
+                    *byte = b' ';
+                }
+            }
+        }
+    }
+    (text, merged)
 }
 
 /// tree-sitter's ranges for byte ranges of `source`, with their points: rows counted in
@@ -310,7 +427,7 @@ mod tests {
     /// A parser for `language`, and a budget no test runs out of.
     fn set_up(language: Language) -> (tree_sitter::Language, Parser, Deadline) {
         let grammar = grammar(language).unwrap();
-        let parser = parser(&grammar).unwrap();
+        let parser = parser(language, &grammar).unwrap();
         (
             grammar,
             parser,
@@ -362,7 +479,7 @@ mod tests {
             );
             assert!(stopped.unwrap().is_none(), "{language:?}");
             let after = parse(&mut reused, second.as_bytes(), &all(&second), &[], deadline);
-            let mut fresh = parser(&grammar).unwrap();
+            let mut fresh = parser(language, &grammar).unwrap();
             let expected = parse(&mut fresh, second.as_bytes(), &all(&second), &[], deadline);
             assert_eq!(
                 after.unwrap().root_node().to_sexp(),
@@ -381,6 +498,8 @@ mod tests {
         let whole = all(&source);
         let ranges = (&without[..], whole.as_slice());
         let expected = parse(&mut parser, source.as_bytes(), &whole, &[], deadline).unwrap();
+        let blanked = source.replacen("return 1", "        ", 1);
+        let blank = parse(&mut parser, blanked.as_bytes(), &whole, &[], deadline).unwrap();
         let src = source.as_bytes();
         let mut budget = deadline;
         for clean in [true, false] {
@@ -398,9 +517,11 @@ mod tests {
                 )
                 .unwrap()
             };
+            // The 8 bytes passed over are read as blanks, in one range.
             for (tree, kept) in [in_turn(&mut parser, true), at_once(&mut parser, true)] {
                 assert!(kept);
-                assert_eq!(tree.included_ranges().len(), 2);
+                assert_eq!(tree.included_ranges().len(), 1);
+                assert_eq!(tree.root_node().to_sexp(), blank.root_node().to_sexp());
             }
             for (tree, kept) in [in_turn(&mut parser, false), at_once(&mut parser, false)] {
                 assert!(!kept);
@@ -421,5 +542,44 @@ mod tests {
             (true, |_: &Tree| false),
         );
         assert!(matches!(gave_up, Err(OutlineError::Timeout)));
+    }
+
+    #[test]
+    fn short_gaps_are_read_as_blanks_and_long_ones_left_out() {
+        let source = format!("ab\ncd{}fghij", "e".repeat(1000));
+        // "b\nc" is closed: 3 bytes against the 1,004 parsed after it. "fg" is not:
+        // 2 bytes against 3.
+        let ranges = [0..1, 4..1005, 1007..1010];
+        let (text, merged) = blanked(source.as_bytes(), &ranges);
+        assert_eq!(merged, [0..1005, 1007..1010]);
+        assert_eq!(
+            text.from(0),
+            format!("a \n d{}", "e".repeat(1000)).as_bytes()
+        );
+        assert_eq!(text.from(2)[..3], *b"\n d");
+        // Past the copy, the file itself.
+        assert_eq!(text.from(1005), b"fghij");
+        assert_eq!(text.from(source.len()), b"");
+        // Nothing to close: no copy.
+        let (text, merged) = blanked(source.as_bytes(), &[0..1, 1007..1010]);
+        assert!(text.copy.is_empty());
+        assert_eq!(text.from(3), &source.as_bytes()[3..]);
+        assert_eq!(merged, [0..1, 1007..1010]);
+    }
+
+    #[test]
+    fn python_holes_stay_out_of_the_ranges() {
+        let (_, mut parser, deadline) = set_up(Language::Python);
+        let source = "def f():\n    x = 1\n    return x\n\ndef g():\n    pass\n";
+        let hole = source.find("    return").unwrap()..source.find("\ndef g").unwrap();
+        let ranges = [0..hole.start, hole.end..source.len()];
+        let tree = parse(&mut parser, source.as_bytes(), &ranges, &[], deadline).unwrap();
+        assert_eq!(tree.included_ranges().len(), 2);
+        let (_, mut rust, _) = set_up(Language::Rust);
+        let source = format!("fn f() {{ let x = 1; x }}\n{}", "fn g() {}\n".repeat(300));
+        let ranges = [0..9, source.find(" }").unwrap()..source.len()];
+        let tree = parse(&mut rust, source.as_bytes(), &ranges, &[], deadline).unwrap();
+        assert_eq!(tree.included_ranges().len(), 1);
+        assert!(!tree.root_node().has_error());
     }
 }

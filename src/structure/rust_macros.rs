@@ -101,7 +101,7 @@ pub(super) fn unwrapped_checked(
     let Some(grammar) = parse::grammar(super::Language::Rust) else {
         return Ok(None);
     };
-    let mut parser = parse::parser(&grammar)?;
+    let mut parser = parse::parser(super::Language::Rust, &grammar)?;
     let mut text = source.to_vec();
     let mut done = vec![false; wrappers.len()];
     for (index, wrapper) in wrappers.iter().enumerate() {
