@@ -313,22 +313,23 @@ fn parse_all(
     let mut order: Vec<usize> = (0..batch.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(batch[i].size()));
     let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+            done.push((i, symbols_of(request, &batch[i], previous)));
+        }
+        done
+    };
+    // This thread is one of the workers: one thread (and malloc arena) fewer to start.
     let mut results: Vec<(usize, Option<Outlined>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        done.push((i, symbols_of(request, &batch[i], previous)));
-                    }
-                    done
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
+        let handles: Vec<_> = (1..workers).map(|_| scope.spawn(work)).collect();
+        let mut results = work();
+        results.extend(
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default()),
+        );
+        results
     });
     results.sort_by_key(|(i, _)| *i);
     let mut out: Vec<Option<Outlined>> = (0..batch.len()).map(|_| None).collect();
