@@ -324,11 +324,13 @@ fn parse_all(
     let mut results: Vec<(usize, Option<Outlined>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (1..workers).map(|_| scope.spawn(work)).collect();
         let mut results = work();
-        results.extend(
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_default()),
-        );
+        // A worker's panic is this thread's: the map is not answered short of its files.
+        for handle in handles {
+            match handle.join() {
+                Ok(done) => results.extend(done),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
         results
     });
     results.sort_by_key(|(i, _)| *i);

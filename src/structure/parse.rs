@@ -341,53 +341,33 @@ impl<'a> Text<'a> {
 fn blanked<'a>(source: &'a [u8], ranges: &[Range<usize>]) -> (Text<'a>, Vec<Range<usize>>) {
     let mut text = Text::whole(source);
     let mut merged: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
+    let kept = ranges.iter().filter(|range| range.start < range.end);
+    // What is parsed from each range on.
+    let mut after: usize = kept.clone().map(ExactSizeIterator::len).sum();
     // Whether the last of `merged` closed a gap, and so is read from the copy.
-    let mut closed = false;
-    let close = |text: &mut Text, last: &Range<usize>| {
-        text.spans.push((last.clone(), text.copy.len()));
-        text.copy.extend_from_slice(&source[last.clone()]);
-    };
-    let kept: Vec<&Range<usize>> = ranges.iter().filter(|r| r.start < r.end).collect();
-    let mut after: usize = kept.iter().map(|r| r.len()).sum();
-    for range in kept.iter().copied() {
+    let mut copied = false;
+    for range in kept {
         let here = after;
         after -= range.len();
         match merged.last_mut() {
             Some(last) if (range.start - last.end) * BLANK_RATIO <= here => {
+                if !copied {
+                    text.spans.push((last.clone(), text.copy.len()));
+                    text.copy.extend_from_slice(&source[last.clone()]);
+                    copied = true;
+                }
+                let gap = source[last.end..range.start].iter();
+                text.copy
+                    .extend(gap.map(|&b| if b == b'\n' { b'\n' } else { b' ' }));
+                text.copy.extend_from_slice(&source[range.clone()]);
                 last.end = range.end;
-                closed = true;
+                if let Some((span, _)) = text.spans.last_mut() {
+                    span.end = range.end;
+                }
             }
             _ => {
-                if let Some(last) = merged.last().filter(|_| closed) {
-                    close(&mut text, last);
-                }
                 merged.push(range.clone());
-                closed = false;
-            }
-        }
-    }
-    if let Some(last) = merged.last().filter(|_| closed) {
-        close(&mut text, last);
-    }
-    // The gaps closed, blanked in the copy.
-    let mut index = 0;
-    for pair in kept.windows(2) {
-        let gap = pair[0].end..pair[1].start;
-        while text
-            .spans
-            .get(index)
-            .is_some_and(|(span, _)| span.end < gap.end)
-        {
-            index += 1;
-        }
-        if let Some((span, at)) = text.spans.get(index)
-            && span.start <= gap.start
-        {
-            let (from, to) = (at + gap.start - span.start, at + gap.end - span.start);
-            for byte in &mut text.copy[from..to] {
-                if *byte != b'\n' {
-                    *byte = b' ';
-                }
+                copied = false;
             }
         }
     }
