@@ -326,6 +326,35 @@ pub(super) fn scan(language: Language, source: &[u8]) -> Scanned {
 }
 
 impl Scanned {
+    /// Passes over `insides` too, those of more than [`MIN_INSIDE`] bytes that no hole
+    /// holds already (in a `macro_rules!` body): the holes and comment lines within one
+    /// go with it.
+    pub(super) fn pass_over(&mut self, insides: &[Range<usize>]) {
+        let holds = |outer: &Range<usize>, inner: &Range<usize>| {
+            outer.start <= inner.start && inner.end <= outer.end
+        };
+        let mut insides: Vec<&Range<usize>> = insides
+            .iter()
+            .filter(|inside| inside.len() > MIN_INSIDE)
+            .filter(|inside| !self.holes.iter().any(|hole| holds(hole, inside)))
+            .collect();
+        // An inside within another goes with it.
+        let all = insides.clone();
+        insides.retain(|inside| {
+            !all.iter()
+                .any(|other| !std::ptr::eq(*other, *inside) && holds(other, inside))
+        });
+        if insides.is_empty() {
+            return;
+        }
+        let within = |range: &Range<usize>| insides.iter().any(|inside| holds(inside, range));
+        self.holes.retain(|hole| !within(hole));
+        self.comments.retain(|lines| !within(&lines.bytes));
+        self.holes
+            .extend(insides.iter().map(|inside| (*inside).clone()));
+        self.holes.sort_unstable_by_key(|hole| hole.start);
+    }
+
     /// What the parser passes over: the holes and the comment lines, sorted and apart.
     pub(super) fn left_out(&self) -> Vec<Range<usize>> {
         let mut out: Vec<Range<usize>> = self
@@ -1305,6 +1334,31 @@ mod tests {
                 &format!("impl<T> Tr for fn(T) {{ {BODY} }}\n")
             )
             .is_empty()
+        );
+    }
+
+    #[test]
+    fn macro_invocations_that_are_no_wrappers_are_passed_over_once() {
+        let src = "impl X {\n    fn a() {}\n    forward! {\n        bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char\n    }\n}\n\
+                   macro_rules! m {\n    ($t:ty) => {\n        impl Y for $t {\n            inner! {\n                bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64\n            }\n        }\n    };\n}\n";
+        let mut scanned = scan(Language::Rust, src.as_bytes());
+        let trees = super::super::rust_macros::token_trees(src.as_bytes(), &scanned.macro_blocks);
+        scanned.pass_over(&trees);
+        let open = src.find("forward! {").unwrap() + 9;
+        let close = src.find("    }\n}\nmacro_rules").unwrap() + 4;
+        assert!(
+            scanned.holes.contains(&(open + 1..close)),
+            "{:?}",
+            scanned.holes
+        );
+        // The macro_rules! body was a hole already: what it holds is not added again.
+        let rules = src.find("m {").unwrap() + 2;
+        assert!(trees.iter().any(|tree| tree.start > rules));
+        assert_eq!(scanned.holes.iter().filter(|h| h.start > rules).count(), 1);
+        let left_out = scanned.left_out();
+        assert!(
+            left_out.windows(2).all(|w| w[0].end <= w[1].start),
+            "{left_out:?}"
         );
     }
 

@@ -73,10 +73,14 @@ pub(super) fn outline_in_pieces(
     let one_piece = source.len() <= piece_bytes;
     let with_holes = one_piece && (!cpp_macros || source.len() >= TRIED_FROM);
     let either = cpp_macros && cores == Cores::Spare;
-    let scanned = match with_holes || language == Language::Rust {
+    let mut scanned = match with_holes || language == Language::Rust {
         true => bodies::scan(language, source),
         false => bodies::Scanned::default(),
     };
+    // Rust's macro invocations that are no wrappers are token trees: passed over too.
+    if with_holes {
+        scanned.pass_over(&rust_macros::token_trees(source, &scanned.macro_blocks));
+    }
     let passed_over = with_holes.then_some(&scanned);
     // Rust items wrapped in a macro invocation are unwrapped (see `rust_macros`).
     let wrappers = rust_macros::wrappers(source, &scanned.macro_blocks);

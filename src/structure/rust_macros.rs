@@ -80,6 +80,18 @@ pub(super) fn wrappers(source: &[u8], blocks: &[MacroBlock]) -> Vec<Wrapper> {
     out
 }
 
+/// The insides of the item-level macro blocks of `source` that are not written as
+/// wrappers (`forward_to_deserialize_any! { bool i8 … }`): tree-sitter reads them as
+/// token trees, which define nothing, so they may be passed over as bodies are.
+pub(super) fn token_trees(source: &[u8], blocks: &[MacroBlock]) -> Vec<Range<usize>> {
+    blocks
+        .iter()
+        .filter(|block| block.close > block.open)
+        .filter(|block| wrapper(source, block.open, block.close).is_none())
+        .map(|block| block.open + 1..block.close)
+        .collect()
+}
+
 /// `source` with every wrapper's head and closing brace replaced by spaces: what real
 /// code holds, to be confirmed by a parse without an error.
 pub(super) fn unwrapped_all(source: &[u8], wrappers: &[Wrapper]) -> Vec<u8> {
