@@ -330,28 +330,26 @@ impl Scanned {
     /// holds already (in a `macro_rules!` body): the holes and comment lines within one
     /// go with it.
     pub(super) fn pass_over(&mut self, insides: &[Range<usize>]) {
-        let holds = |outer: &Range<usize>, inner: &Range<usize>| {
-            outer.start <= inner.start && inner.end <= outer.end
+        // Each lookup is a binary search: both lists are sorted, and a file may hold
+        // hundreds of thousands of either.
+        let holds = |outer: &[Range<usize>], inner: &Range<usize>| {
+            let at = outer.partition_point(|range| range.start <= inner.start);
+            at > 0 && inner.end <= outer[at - 1].end
         };
-        let mut insides: Vec<&Range<usize>> = insides
-            .iter()
-            .filter(|inside| inside.len() > MIN_INSIDE)
-            .filter(|inside| !self.holes.iter().any(|hole| holds(hole, inside)))
-            .collect();
-        // An inside within another goes with it.
-        let all = insides.clone();
-        insides.retain(|inside| {
-            !all.iter()
-                .any(|other| !std::ptr::eq(*other, *inside) && holds(other, inside))
-        });
-        if insides.is_empty() {
+        let mut kept: Vec<Range<usize>> = Vec::new();
+        // In the order they open: one within the last kept goes with it.
+        for inside in insides.iter().filter(|inside| inside.len() > MIN_INSIDE) {
+            let nested = kept.last().is_some_and(|last| inside.end <= last.end);
+            if !nested && !holds(&self.holes, inside) {
+                kept.push(inside.clone());
+            }
+        }
+        if kept.is_empty() {
             return;
         }
-        let within = |range: &Range<usize>| insides.iter().any(|inside| holds(inside, range));
-        self.holes.retain(|hole| !within(hole));
-        self.comments.retain(|lines| !within(&lines.bytes));
-        self.holes
-            .extend(insides.iter().map(|inside| (*inside).clone()));
+        self.holes.retain(|hole| !holds(&kept, hole));
+        self.comments.retain(|lines| !holds(&kept, &lines.bytes));
+        self.holes.extend(kept);
         self.holes.sort_unstable_by_key(|hole| hole.start);
     }
 
