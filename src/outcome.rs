@@ -152,7 +152,12 @@ impl TextRead {
 pub struct Elided {
     pub start_line: u64,
     pub end_line: u64,
-    pub symbol: String,
+    /// The symbol whose body (or section's rest) it is, or whose docs; None for a
+    /// comment or docstring of no symbol.
+    pub symbol: Option<String>,
+    /// `comment` or `docstring` for the rest of a long one; a body has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part: Option<&'static str>,
 }
 
 #[derive(Debug)]

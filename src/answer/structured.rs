@@ -256,6 +256,7 @@ fn read_document(
                 language: kind.name(),
                 symbols: &symbols,
                 markdown: None,
+                code: None,
                 document: Some(document),
                 bom: false,
                 titles: &titles,
@@ -1078,6 +1079,8 @@ struct Source<'a> {
     /// Whether its signatures are Markdown's sections; None: it has no signatures view
     /// (a notebook or a PDF).
     markdown: Option<bool>,
+    /// The language of a source file (None: a document's).
+    code: Option<Language>,
     document: Option<Document>,
     /// The file starts with a byte-order mark (`stats.bom`); `bytes` are without it.
     bom: bool,
@@ -1093,6 +1096,7 @@ impl<'a> Source<'a> {
             language: language.name(),
             symbols,
             markdown: Some(language == Language::Markdown),
+            code: Some(language),
             document: None,
             bom,
             titles: &[],
@@ -1107,9 +1111,9 @@ struct SignaturesView<'a> {
     entries: Vec<(u64, Cow<'a, [u8]>)>,
     /// The last line of the file each entry stands for.
     covers: Vec<u64>,
-    /// Each marker's run, by entry: its first and last lines and its symbol's index (the
-    /// name is copied only for the entries a page shows).
-    markers: Vec<Option<(u64, u64, usize)>>,
+    /// Each marker's run, by entry: its first and last lines, what it is part of and its
+    /// symbol's index (the name is copied only for the entries a page shows).
+    markers: Vec<Option<(u64, u64, structure::Part, Option<usize>)>>,
     total_lines: u64,
     /// The symbol the view is of (`PATH#SYMBOL --signatures`).
     symbol: Option<SymbolInfo>,
@@ -1218,7 +1222,13 @@ fn signatures_view<'a>(
     // Markdown's sections end where their text does: their runs need every line.
     let sections = source.markdown == Some(true);
     let every = if sections { lines.all() } else { Vec::new() };
-    let runs = structure::elisions(source.symbols, sections, &every);
+    // Long comments keep their first paragraph: found by a scan of the file's strings
+    // and comments (a tenth of a parse or less), whatever page is asked.
+    let comments = match source.code {
+        Some(language) if !sections => structure::comment_runs(language, source.bytes),
+        _ => Vec::new(),
+    };
+    let runs = structure::elisions(source.symbols, sections, &every, &comments);
     let cap = usize::try_from(page.limit.max(1))
         .unwrap_or(usize::MAX)
         .saturating_add(1);
@@ -1246,7 +1256,7 @@ fn signatures_view<'a>(
         match runs.peek() {
             Some(run) if run.first <= n => {
                 let last = run.last.min(hi);
-                let name = &source.symbols[run.symbol].name;
+                let name = run.symbol.map(|symbol| &source.symbols[symbol].name);
                 // Indented as the body's first line that has text.
                 let mut marker: Vec<u8> = (n..=last)
                     .map(|n| lines.line(n))
@@ -1258,11 +1268,22 @@ fn signatures_view<'a>(
                             .collect()
                     })
                     .unwrap_or_default();
-                let _ = write!(marker, "⋯ lines {n}-{last} (body of {name})");
+                let _ = match (run.part, name) {
+                    (structure::Part::Body, Some(name)) => {
+                        write!(marker, "⋯ lines {n}-{last} (body of {name})")
+                    }
+                    (structure::Part::Comment, Some(name)) => {
+                        write!(marker, "⋯ lines {n}-{last} (docs of {name})")
+                    }
+                    (structure::Part::Docstring, _) => {
+                        write!(marker, "⋯ lines {n}-{last} (docstring)")
+                    }
+                    (_, None) => write!(marker, "⋯ lines {n}-{last} (comment)"),
+                };
                 least.add(&marker, 1);
                 view.entries.push((n, Cow::Owned(marker)));
                 view.covers.push(last);
-                view.markers.push(Some((n, last, run.symbol)));
+                view.markers.push(Some((n, last, run.part, run.symbol)));
                 n = last + 1;
             }
             _ => {
@@ -1306,10 +1327,15 @@ fn signatures_read(
                 view.markers[..shown]
                     .iter()
                     .flatten()
-                    .map(|&(start_line, end_line, symbol)| Elided {
+                    .map(|&(start_line, end_line, part, symbol)| Elided {
                         start_line,
                         end_line,
-                        symbol: source.symbols[symbol].name.clone(),
+                        symbol: symbol.map(|symbol| source.symbols[symbol].name.clone()),
+                        part: match part {
+                            structure::Part::Body => None,
+                            structure::Part::Comment => Some("comment"),
+                            structure::Part::Docstring => Some("docstring"),
+                        },
                     })
                     .collect(),
             ),

@@ -132,10 +132,11 @@ fn data_elements(x: &mut String, data: &Data) {
     }
     for elided in data.elided.into_iter().flatten() {
         x.push_str("<elided");
-        // Its JSON object's fields, in their order: numbers and a name, none null.
+        // Its JSON object's fields, in their order: numbers and names; a null one is left out.
         if let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(elided) {
             for (name, value) in &fields {
                 match value {
+                    serde_json::Value::Null => {}
                     serde_json::Value::String(text) => attribute(x, name, text),
                     other => attribute(x, name, other),
                 }

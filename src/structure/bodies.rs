@@ -306,6 +306,8 @@ pub(super) struct Scanned {
     pub tails: Vec<Tail>,
     /// Rust's item-level macro blocks, outermost first.
     pub macro_blocks: Vec<MacroBlock>,
+    /// The lines that hold only comments, when asked for ([`whole_comments`]).
+    pub whole_comments: Vec<Range<usize>>,
 }
 
 /// The insides of the bodies of `source` to pass over and its item-level macro blocks;
@@ -364,6 +366,15 @@ impl Scanned {
         out.sort_unstable_by_key(|range| range.start);
         out
     }
+}
+
+/// The lines of `source` that hold only comments, consecutive ones as one range (from
+/// the first comment's start to the last one's end), for a language the scan knows;
+/// None for another or when the scan cannot read the file (brackets that do not pair).
+pub(super) fn whole_comments(language: Language, source: &[u8]) -> Option<Vec<Range<usize>>> {
+    let mut scan = Scan::new(lexis(language)?, source);
+    scan.whole_comments = Some(Vec::new());
+    scan.run().map(|scanned| scanned.whole_comments)
 }
 
 /// `range` without the holes (sorted and apart) that lie in it.
@@ -454,6 +465,9 @@ struct Scan<'a> {
     holes: Vec<Range<usize>>,
     /// Whole comment lines (bytes), consecutive ones merged.
     comments: Vec<Range<usize>>,
+    /// Every family's lines that hold only comments (bytes, consecutive ones merged),
+    /// when they are asked for ([`whole_comments`]); None when they are not.
+    whole_comments: Option<Vec<Range<usize>>>,
     macro_blocks: Vec<MacroBlock>,
     /// Where the last word read ends, and the last byte of code before it.
     word_end: usize,
@@ -495,6 +509,7 @@ impl<'a> Scan<'a> {
             top: Head::default(),
             holes: Vec::new(),
             comments: Vec::new(),
+            whole_comments: None,
             macro_blocks: Vec::new(),
             word_end: 0,
             before_word: 0,
@@ -539,6 +554,16 @@ impl<'a> Scan<'a> {
                 continue;
             }
             let first_on_line = std::mem::replace(&mut line_start, false);
+            if self.whole_comments.is_some()
+                && first_on_line
+                && b == b'/'
+                && matches!(self.peek(1), b'/' | b'*')
+            {
+                let start = self.at;
+                self.token(b)?;
+                self.note_whole_comment(start);
+                continue;
+            }
             if self.lexis.rust() && first_on_line && b == b'/' && self.peek(1) == b'/' {
                 self.comment_line();
                 continue;
@@ -559,6 +584,7 @@ impl<'a> Scan<'a> {
             comments,
             tails: Vec::new(),
             macro_blocks: self.macro_blocks,
+            whole_comments: self.whole_comments.unwrap_or_default(),
         })
     }
 
@@ -911,6 +937,29 @@ impl<'a> Scan<'a> {
         }
         if marks_parent {
             self.defines();
+        }
+    }
+
+    /// The comment that starts a line at `start` and ends at `self.at`: noted, with the
+    /// lines of comments right above it, if nothing follows it on its last line.
+    fn note_whole_comment(&mut self, start: usize) {
+        let end = super::line_end(self.src, self.at);
+        if !self.src[self.at..end].iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        let end = self.at;
+        let src = self.src;
+        let Some(whole) = self.whole_comments.as_mut() else {
+            return;
+        };
+        match whole.last_mut() {
+            Some(last)
+                if src[last.end..start].iter().all(u8::is_ascii_whitespace)
+                    && memchr::memchr_iter(b'\n', &src[last.end..start]).count() == 1 =>
+            {
+                last.end = end;
+            }
+            _ => whole.push(start..end),
         }
     }
 

@@ -7,11 +7,13 @@
 //! budget), `rules` (per language, which nodes define what), `walk` (one iterative
 //! pass over a tree into symbols), `collect` (the bounded list they go to), `markdown`
 //! (sections), `python_depth` (Python nested past what its scanner keeps), `outline`
-//! (the entry that ties them), `memory` (what a parse may hold), `find` and `distance` (queries),
-//! `indent` (blocks by indentation).
+//! (the entry that ties them), `memory` (what a parse may hold), `find` and `distance`
+//! (queries), `indent` (blocks by indentation), `signatures` and `comments` (what the
+//! signatures view leaves out).
 
 mod bodies;
 mod collect;
+mod comments;
 mod deadline;
 mod def;
 mod distance;
@@ -36,12 +38,13 @@ mod walk;
 #[cfg(test)]
 mod tests;
 
+pub use comments::{CommentRun, comment_runs};
 pub use find::{Lookup, find};
 pub use indent::indentation_block;
 pub use language::{KNOWN_LANGUAGES, Language};
 pub use memory::long_lived;
 pub use outline::{Cores, outline};
-pub use signatures::{Elision, elisions};
+pub use signatures::{Elision, Part, elisions};
 pub use symbol::{Body, OutlineError, Symbol, kind_named};
 
 /// Where the line that holds byte `at` of `text` starts.

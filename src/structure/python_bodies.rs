@@ -108,6 +108,73 @@ pub(super) fn tails(src: &[u8]) -> Option<(Vec<Range<usize>>, Vec<Tail>)> {
     Some((holes, rows))
 }
 
+/// What a Python line that holds no code but a comment or a string is, for
+/// [`quiet_lines`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Quiet {
+    /// Lines of `#` comments, consecutive ones as one.
+    Comment,
+    /// A statement that is a string alone: a docstring (of the module, a class or a
+    /// function) or an attribute's.
+    Docstring,
+}
+
+/// The comment lines (consecutive ones as one range, from the first `#` to the last
+/// line's end) and the string statements of `src`, in order; None when a line cannot
+/// be read (an unclosed string or bracket).
+pub(super) fn quiet_lines(src: &[u8]) -> Option<Vec<(Range<usize>, Quiet)>> {
+    let mut out: Vec<(Range<usize>, Quiet)> = Vec::new();
+    let mut at = 0;
+    while at < src.len() {
+        let text = at
+            + src[at..]
+                .iter()
+                .take_while(|b| matches!(b, b' ' | b'\t' | b'\x0c'))
+                .count();
+        let Some(line) = logical(src, at)? else {
+            let end = super::line_end(src, at);
+            if src.get(text) == Some(&b'#') {
+                let end = if src[..end].ends_with(b"\r") {
+                    end - 1
+                } else {
+                    end
+                };
+                match out.last_mut() {
+                    Some((last, Quiet::Comment))
+                        if memchr::memchr_iter(b'\n', &src[last.end..text]).count() == 1
+                            && src[last.end..text].iter().all(u8::is_ascii_whitespace) =>
+                    {
+                        last.end = end;
+                    }
+                    _ => out.push((text..end, Quiet::Comment)),
+                }
+            }
+            at = next_line(src, at);
+            continue;
+        };
+        // A string alone: an optional prefix (`r`, `b`, `u`, `f` and pairs), its quotes,
+        // then nothing but space or a comment.
+        let prefix = src[text..]
+            .iter()
+            .take(3)
+            .take_while(|b| b"rRbBuUfF".contains(b))
+            .count();
+        if prefix < 3 && matches!(src.get(text + prefix), Some(b'"' | b'\'')) {
+            let end = string_end(src, text + prefix)?;
+            let rest = &src[end.min(line.end)..line.end];
+            let rest = rest
+                .iter()
+                .position(|&b| b == b'#')
+                .map_or(rest, |hash| &rest[..hash]);
+            if end <= line.end && rest.iter().all(u8::is_ascii_whitespace) {
+                out.push((text..end, Quiet::Docstring));
+            }
+        }
+        at = next_line(src, line.end);
+    }
+    Some(out)
+}
+
 /// A block ends, its last logical line ending at `last_end`: a function's body that
 /// holds no definition leaves its lines after the first to pass over.
 fn close(block: Block, last_end: usize, stack: &mut [Block], holes: &mut Vec<Range<usize>>) {

@@ -1,25 +1,59 @@
 //! `--signatures` (SPEC §18): which lines a view of a file without its function and
-//! method bodies leaves out. Each left-out run becomes one marker line in the view.
+//! method bodies leaves out, and the rest of its long comments. Each left-out run
+//! becomes one marker line in the view.
 
+use super::comments::CommentRun;
 use super::symbol::Symbol;
 
-/// A run of a file's lines left out of the signatures view, and the symbol (an index
-/// into the outline) whose body, or Markdown section's rest, it is.
+/// A run of a file's lines left out of the signatures view: what it is, and the symbol
+/// (an index into the outline) whose body, Markdown section's rest or leading comment
+/// it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Elision {
     pub first: u64,
     pub last: u64,
-    pub symbol: usize,
+    pub part: Part,
+    /// None for a comment or docstring that documents no symbol of the outline.
+    pub symbol: Option<usize>,
+}
+
+/// What an elided run is part of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// A function's or method's body, or a Markdown section's text after its first
+    /// paragraph.
+    Body,
+    /// A comment's lines after its first paragraph: a symbol's docs, or a comment of
+    /// its own (a licence, a module's docs).
+    Comment,
+    /// A Python string statement's lines after its first paragraph.
+    Docstring,
 }
 
 /// A body of at most this many lines is kept whole: its marker would save nothing.
 const KEEP_WHOLE: u64 = 3;
 
+/// A comment or docstring of at most this many lines is kept whole: the short ones
+/// (a line or two of docs, a Javadoc with its `@param` lines) are what a reader of
+/// signatures wants.
+const KEEP_WHOLE_COMMENT: u64 = 5;
+
+/// A longer comment keeps its first paragraph, at most this many lines (`/**` and the
+/// summary line; a doc comment's summary sentence).
+const COMMENT_HEAD: u64 = 2;
+
 /// The runs to leave out, in order, none inside another: the bodies of functions and
 /// methods longer than [`KEEP_WHOLE`] lines (a nested function goes with the body that
-/// holds it). For Markdown (`sections`), what follows each section's first paragraph up
-/// to the next heading. `lines` are the file's lines (for Markdown's paragraphs).
-pub fn elisions(symbols: &[Symbol], sections: bool, lines: &[&[u8]]) -> Vec<Elision> {
+/// holds it), and the lines of each of `comments` longer than [`KEEP_WHOLE_COMMENT`]
+/// after its head (its first paragraph, at most [`COMMENT_HEAD`] lines). For Markdown
+/// (`sections`), what follows each section's first paragraph up to the next heading.
+/// `lines` are the file's lines (for Markdown's paragraphs).
+pub fn elisions(
+    symbols: &[Symbol],
+    sections: bool,
+    lines: &[&[u8]],
+    comments: &[CommentRun],
+) -> Vec<Elision> {
     let mut runs: Vec<Elision> = match sections {
         true => section_rests(symbols, lines),
         false => symbols
@@ -31,12 +65,14 @@ pub fn elisions(symbols: &[Symbol], sections: bool, lines: &[&[u8]]) -> Vec<Elis
                     Elision {
                         first: body.first,
                         last: body.last,
-                        symbol,
+                        part: Part::Body,
+                        symbol: Some(symbol),
                     },
                 )
             })
             .collect(),
     };
+    runs.extend(comment_rests(symbols, comments));
     runs.sort_by_key(|run| (run.first, std::cmp::Reverse(run.last)));
     let mut out: Vec<Elision> = Vec::with_capacity(runs.len());
     for run in runs {
@@ -46,6 +82,40 @@ pub fn elisions(symbols: &[Symbol], sections: bool, lines: &[&[u8]]) -> Vec<Elis
         out.push(run);
     }
     out
+}
+
+/// The lines of each long comment after its head, with the symbol whose leading lines
+/// (from its `start_line` to the line of its name) it is in, if any.
+fn comment_rests(symbols: &[Symbol], comments: &[CommentRun]) -> Vec<Elision> {
+    let mut leading: Vec<(u64, u64, usize)> = symbols
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.start_line < s.def_line)
+        .map(|(index, s)| (s.start_line, s.def_line, index))
+        .collect();
+    leading.sort_unstable();
+    comments
+        .iter()
+        .filter(|c| c.last - c.first + 1 > KEEP_WHOLE_COMMENT)
+        .map(|c| {
+            let head_end = c.paragraph_end.min(c.first + COMMENT_HEAD - 1);
+            let at = leading.partition_point(|&(start, _, _)| start <= c.first);
+            let symbol = at
+                .checked_sub(1)
+                .map(|i| leading[i])
+                .filter(|&(_, def_line, _)| c.first < def_line)
+                .map(|(_, _, index)| index);
+            Elision {
+                first: head_end + 1,
+                last: c.last,
+                part: match c.docstring {
+                    true => Part::Docstring,
+                    false => Part::Comment,
+                },
+                symbol,
+            }
+        })
+        .collect()
 }
 
 /// Each Markdown section keeps its heading and its first paragraph; the rest up to the
@@ -84,7 +154,8 @@ fn section_rests(symbols: &[Symbol], lines: &[&[u8]]) -> Vec<Elision> {
             out.push(Elision {
                 first: line,
                 last,
-                symbol,
+                part: Part::Body,
+                symbol: Some(symbol),
             });
         }
     }
