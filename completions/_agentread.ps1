@@ -50,7 +50,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentread' -ScriptBlock {
             [CompletionResult]::new('--outline', '--outline', [CompletionResultType]::ParameterName, 'List the file''s symbols (functions, classes, sections) with their lines, or a directory''s map')
             [CompletionResult]::new('--enclosing', '--enclosing', [CompletionResultType]::ParameterName, 'With PATH:N or --start-line N, read the whole function or block that holds line N')
             [CompletionResult]::new('--raw', '--raw', [CompletionResultType]::ParameterName, 'Read notebooks and PDFs as their bytes, not as a view')
-            [CompletionResult]::new('--signatures', '--signatures', [CompletionResultType]::ParameterName, 'Show the file with function and method bodies elided: imports, types and signatures')
+            [CompletionResult]::new('--signatures', '--signatures', [CompletionResultType]::ParameterName, 'Show the file with function and method bodies elided and long comments cut to their first paragraph')
             [CompletionResult]::new('--fit', '--fit', [CompletionResultType]::ParameterName, 'Show the richest view that fits the budget whole: the lines, else signatures, else the outline')
             [CompletionResult]::new('--no-hint', '--no-hint', [CompletionResultType]::ParameterName, 'Print no footer in text mode (for pipelines)')
             [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Parse every file afresh: keep no parsed outlines (also AGENTREAD_NO_CACHE=1)')

@@ -47,7 +47,7 @@ set edit:completion:arg-completer[agentread] = {|@words|
             cand --outline 'List the file''s symbols (functions, classes, sections) with their lines, or a directory''s map'
             cand --enclosing 'With PATH:N or --start-line N, read the whole function or block that holds line N'
             cand --raw 'Read notebooks and PDFs as their bytes, not as a view'
-            cand --signatures 'Show the file with function and method bodies elided: imports, types and signatures'
+            cand --signatures 'Show the file with function and method bodies elided and long comments cut to their first paragraph'
             cand --fit 'Show the richest view that fits the budget whole: the lines, else signatures, else the outline'
             cand --no-hint 'Print no footer in text mode (for pipelines)'
             cand --no-cache 'Parse every file afresh: keep no parsed outlines (also AGENTREAD_NO_CACHE=1)'

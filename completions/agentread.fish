@@ -46,7 +46,7 @@ complete -c agentread -l hash -d 'Report the BLAKE3 hash of the file\'s bytes in
 complete -c agentread -l outline -d 'List the file\'s symbols (functions, classes, sections) with their lines, or a directory\'s map'
 complete -c agentread -l enclosing -d 'With PATH:N or --start-line N, read the whole function or block that holds line N'
 complete -c agentread -l raw -d 'Read notebooks and PDFs as their bytes, not as a view'
-complete -c agentread -l signatures -d 'Show the file with function and method bodies elided: imports, types and signatures'
+complete -c agentread -l signatures -d 'Show the file with function and method bodies elided and long comments cut to their first paragraph'
 complete -c agentread -l fit -d 'Show the richest view that fits the budget whole: the lines, else signatures, else the outline'
 complete -c agentread -l no-hint -d 'Print no footer in text mode (for pipelines)'
 complete -c agentread -l no-cache -d 'Parse every file afresh: keep no parsed outlines (also AGENTREAD_NO_CACHE=1)'

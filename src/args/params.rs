@@ -419,8 +419,8 @@ pub static PARAMS: &[Param] = &[
         long: Some(name::SIGNATURES),
         short: None,
         value_name: "",
-        help: "Show the file with function and method bodies elided: imports, types and signatures",
-        description: "Show a source file with its function and method bodies elided (one marker line each): the whole file's API in a fraction of the tokens. Use it to understand a large file before reading one symbol.",
+        help: "Show the file with function and method bodies elided and long comments cut to their first paragraph",
+        description: "Show a source file with its function and method bodies elided (one marker line each) and long comments cut to their first paragraph: the whole file's API in a fraction of the tokens. Use it to understand a large file before reading one symbol.",
         advertised: true,
         required: false,
         kind: ParamType::Flag {

@@ -845,3 +845,53 @@ fn fit_asks_whether_lines_fit_as_cut_to_max_line_chars() {
     );
     assert_eq!(view(&["--max-tokens", &budget]), "outline");
 }
+
+/// A comment or docstring of more than 5 lines keeps its first paragraph (at most 2
+/// lines) and one marker line for the rest, named for the symbol it documents; a
+/// shorter one stays whole, and a string's lines are no comment (README "Signatures").
+#[test]
+fn signatures_shorten_long_comments_to_their_first_paragraph() {
+    let ws = Workspace::new();
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "d.rs",
+            "//! The module.\n//!\n//! More about it,\n//! over lines,\n//! and more.\n//! End.\n\n/// Adds.\n///\n/// # Examples\n///\n/// ```\n/// add(1, 2);\n/// ```\npub fn add(a: u32, b: u32) -> u32 {\n    a + b\n}\n\n/// Five lines\n/// of docs\n/// kept\n/// whole\n/// here.\npub struct S;\n\nconst T: &str = \"\n// not\n// a\n// comment\n// at\n// all\n\";\n",
+            "   1 | //! The module.\n   2 | ⋯ lines 2-6 (comment)\n   7 | \n   8 | /// Adds.\n   9 | ⋯ lines 9-14 (docs of add)\n  15 | pub fn add(a: u32, b: u32) -> u32 {\n  16 |     a + b\n  17 | }\n  18 | \n  19 | /// Five lines\n  20 | /// of docs\n  21 | /// kept\n  22 | /// whole\n  23 | /// here.\n  24 | pub struct S;\n  25 | \n  26 | const T: &str = \"\n  27 | // not\n  28 | // a\n  29 | // comment\n  30 | // at\n  31 | // all\n  32 | \";\n",
+        ),
+        (
+            "D.java",
+            "/*\n * Licence line one\n * line two\n * line three\n * line four\n */\n\npublic class D {\n    /**\n     * Sums.\n     *\n     * @param a one\n     * @param b two\n     * @return the sum\n     */\n    public int sum(int a, int b) { return a + b; }\n}\n",
+            "   1 | /*\n   2 |  * Licence line one\n   3 |  ⋯ lines 3-6 (comment)\n   7 | \n   8 | public class D {\n   9 |     /**\n  10 |      * Sums.\n  11 |      ⋯ lines 11-15 (docs of sum)\n  16 |     public int sum(int a, int b) { return a + b; }\n  17 | }\n",
+        ),
+        (
+            "d.py",
+            "\"\"\"The module.\n\nMore.\nMore.\nMore.\n\"\"\"\n\n\nclass C:\n    \"\"\"A class\n    that does things.\n    Details,\n    details.\n    The end.\n    \"\"\"\n\n    # a\n    # b\n    # c\n    # d\n    # e\n    # f\n    x = 1\n",
+            "   1 | \"\"\"The module.\n   2 | ⋯ lines 2-6 (docstring)\n   7 | \n   8 | \n   9 | class C:\n  10 |     \"\"\"A class\n  11 |     that does things.\n  12 |     ⋯ lines 12-15 (docstring)\n  16 | \n  17 |     # a\n  18 |     # b\n  19 |     ⋯ lines 19-22 (comment)\n  23 |     x = 1\n",
+        ),
+    ];
+    for (name, source, want) in cases {
+        ws.file(name, source);
+        let got = stdout(&ws.run(&[name, "--signatures"]));
+        for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
+            assert_eq!(g, w, "{name}, line {}", i + 1);
+        }
+        assert_eq!(got, *want, "{name}");
+    }
+    // In JSON each is in `data.elided` with its `part`; a body's entry has none.
+    let v = ws.json(&["d.rs", "--signatures"]);
+    assert_eq!(
+        v["data"]["elided"],
+        json!([
+            {"start_line": 2, "end_line": 6, "symbol": null, "part": "comment"},
+            {"start_line": 9, "end_line": 14, "symbol": "add", "part": "comment"}
+        ])
+    );
+    let v = ws.json(&["d.py", "--signatures"]);
+    assert_eq!(v["data"]["elided"][1]["part"], "docstring", "{v}");
+    // XML leaves a null symbol out.
+    let xml = stdout(&ws.run(&["d.rs", "--signatures", "--format", "xml"]));
+    assert!(
+        xml.contains("<elided start_line=\"2\" end_line=\"6\" part=\"comment\"/>\n"),
+        "{xml}"
+    );
+}
