@@ -57,7 +57,7 @@ export BIN COUNT FILES PAIRS DIRS OUT BEFORE
 CPU="cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores"
 export CPU
 python3 - <<'PY'
-import json, os, random, statistics, subprocess, sys
+import ast, json, os, random, statistics, subprocess, sys
 
 BIN, COUNT, OUT, CPU = os.environ["BIN"], os.environ["COUNT"], os.environ["OUT"], os.environ["CPU"]
 FILES, PAIRS = int(os.environ["FILES"]), int(os.environ["PAIRS"])
@@ -168,6 +168,35 @@ def paged(**args):
         if not start:
             return tokens, content
 
+def imports(f):
+    """The lines of f's imports outside functions: Python's by its own parser; elsewhere a
+    line that starts with the language's word, outside block comments (a crate's
+    `/*! ... */` docs hold example `use` lines) and not a line of a string."""
+    source = open(f, encoding="utf-8", errors="replace").read()
+    if f.endswith(".py"):
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            return set()
+        found, todo = set(), list(tree.body)
+        while todo:  # module level and inside if/try blocks, not inside def or class
+            node = todo.pop()
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                found.add(node.lineno)
+            elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                todo.extend(n for n in ast.iter_child_nodes(node) if isinstance(n, ast.stmt))
+        return found
+    found, in_comment = set(), False
+    for i, line in enumerate(source.split("\n"), 1):
+        if in_comment:
+            in_comment = "*/" not in line
+            continue
+        if line.startswith(("import ", "use ", "#include")):
+            found.add(i)
+        if line.lstrip().startswith("/*") and "*/" not in line:
+            in_comment = True
+    return found
+
 for f in big:
     whole = paged(path=f)
     sig = paged(path=f, signatures=True)
@@ -182,9 +211,8 @@ for f in big:
             head = line.split("|", 1)[0].strip()
             if head.isdigit():
                 shown.add(int(head))
-    text = open(f, encoding="utf-8", errors="replace").read().split("\n")
     want = {s["start_line"] for s in outline["data"]["symbols"] if s["depth"] == 0}
-    want |= {s_def for s_def in (i + 1 for i, l in enumerate(text) if l.startswith(("import ", "from ", "use ", "#include")))}
+    want |= imports(f)
     # A top-level definition keeps its first line (its comments and name line, from start_line).
     checked += 1
     if want - shown:

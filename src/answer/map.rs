@@ -429,13 +429,14 @@ fn symbols_of(request: &Request, listed: &Listed, previous: Option<&Previous>) -
         return Some((language, Err(NotParsed::Binary), hash));
     }
     // What the map parses is kept with the map, not one entry a file.
-    let symbols =
+    let outline =
         match crate::answer::outlines::outline_unkept(request, language, &bytes, PARSE_BUDGET) {
-            Ok(symbols) => symbols,
+            Ok(outline) => outline,
             Err(error) => return Some((language, Err(error.into()), hash)),
         };
     let lines: Vec<&[u8]> = crate::read::split_lines(&bytes).collect();
-    let shown = symbols
+    let shown = outline
+        .symbols
         .iter()
         .filter(|s| s.depth <= 1)
         .map(|symbol| {

@@ -21,14 +21,35 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::args::request::{Mode, Request};
-use crate::structure::{self, Body, Cores, Language, OutlineError, Symbol};
+use crate::structure::{self, Body, CommentRun, Cores, Language, OutlineError, Symbol};
 
 /// The MCP server's outlines, at most this many bytes (as [`weight`] counts them).
 const MEMORY_BYTES: u64 = 64 << 20;
 /// The command line's cache directory, at most this many bytes of entries.
 const DISK_BYTES: u64 = 256 << 20;
 /// What the first line of an entry says: the format, which a change of it renews.
-const MAGIC: &str = "agentread-outline 1";
+const MAGIC: &str = "agentread-outline 2";
+
+/// What a parse of a file keeps: its symbols, and its comment runs for the signatures
+/// view (a lexical scan's, made with the parse so that a kept outline answers the view
+/// without one; None where nothing asked for them: a directory's map).
+#[derive(Debug)]
+pub struct Outline {
+    pub symbols: Vec<Symbol>,
+    pub comments: Option<Vec<CommentRun>>,
+}
+
+impl Outline {
+    /// The outline of `bytes`, a `language` file, parsed within `budget`, with its
+    /// comment runs.
+    fn parse(language: Language, bytes: &[u8], budget: Duration) -> Result<Self, OutlineError> {
+        let symbols = structure::outline(language, bytes, budget, Cores::Spare)?;
+        Ok(Outline {
+            symbols,
+            comments: Some(structure::comment_runs(language, bytes)),
+        })
+    }
+}
 
 /// The outline of `bytes`, a `language` file, parsed within `budget`, or as kept.
 pub fn outline(
@@ -36,39 +57,38 @@ pub fn outline(
     language: Language,
     bytes: &[u8],
     budget: Duration,
-) -> Result<Arc<Vec<Symbol>>, OutlineError> {
+) -> Result<Arc<Outline>, OutlineError> {
     if !request.settings.cache {
-        return structure::outline(language, bytes, budget, Cores::Spare).map(Arc::new);
+        return Outline::parse(language, bytes, budget).map(Arc::new);
     }
     let key = key(language, bytes);
     match request.mode {
-        Mode::Mcp => remembered(key, budget, || {
-            structure::outline(language, bytes, budget, Cores::Spare)
-        }),
+        Mode::Mcp => remembered(key, budget, || Outline::parse(language, bytes, budget)),
         Mode::CommandLine { .. } | Mode::Call => {
             let Some(dir) = directory() else {
-                return structure::outline(language, bytes, budget, Cores::Spare).map(Arc::new);
+                return Outline::parse(language, bytes, budget).map(Arc::new);
             };
             let file = dir.join(&key);
-            if let Some(symbols) = read_entry(&file, &key) {
-                return Ok(Arc::new(symbols));
+            if let Some(outline) = read_entry(&file, &key) {
+                return Ok(Arc::new(outline));
             }
-            let symbols = structure::outline(language, bytes, budget, Cores::Spare)?;
+            let outline = Outline::parse(language, bytes, budget)?;
             // A cache that cannot be written is no cache: the answer stands.
-            let _ = write_entry(&dir, &key, &symbols);
-            Ok(Arc::new(symbols))
+            let _ = write_entry(&dir, &key, &outline);
+            Ok(Arc::new(outline))
         }
     }
 }
 
 /// [`outline`], taken from the kept outlines when there, but not kept when parsed: a
-/// directory's map keeps what it parsed with the map (`maps`).
+/// directory's map keeps what it parsed with the map (`maps`), and needs no comment
+/// runs.
 pub fn outline_unkept(
     request: &Request,
     language: Language,
     bytes: &[u8],
     budget: Duration,
-) -> Result<Arc<Vec<Symbol>>, OutlineError> {
+) -> Result<Arc<Outline>, OutlineError> {
     if request.settings.cache {
         let key = key(language, bytes);
         let kept = match request.mode {
@@ -80,11 +100,15 @@ pub fn outline_unkept(
                 directory().and_then(|dir| read_entry(&dir.join(&key), &key).map(Arc::new))
             }
         };
-        if let Some(symbols) = kept {
-            return Ok(symbols);
+        if let Some(outline) = kept {
+            return Ok(outline);
         }
     }
-    structure::outline(language, bytes, budget, Cores::Busy).map(Arc::new)
+    let symbols = structure::outline(language, bytes, budget, Cores::Busy)?;
+    Ok(Arc::new(Outline {
+        symbols,
+        comments: None,
+    }))
 }
 
 /// What the server's memory holds for `key`: its outline, or how a parse within `budget`
@@ -101,16 +125,16 @@ fn kept(key: &str, budget: Duration) -> Option<Kept> {
 fn remembered(
     key: String,
     budget: Duration,
-    parse: impl FnOnce() -> Result<Vec<Symbol>, OutlineError>,
+    parse: impl FnOnce() -> Result<Outline, OutlineError>,
 ) -> Kept {
     if let Some(kept) = kept(&key, budget) {
         return kept;
     }
     match parse() {
-        Ok(symbols) => {
-            let symbols = Arc::new(symbols);
-            memory().put(key, Ok(Arc::clone(&symbols)));
-            Ok(symbols)
+        Ok(outline) => {
+            let outline = Arc::new(outline);
+            memory().put(key, Ok(Arc::clone(&outline)));
+            Ok(outline)
         }
         Err(why) => {
             memory().put(gave_up_key(&key, budget), Err(why));
@@ -152,7 +176,7 @@ pub(super) fn build() -> &'static str {
 }
 
 /// What the memory cache keeps of one parse: its outline, or why it gave up.
-type Kept = Result<Arc<Vec<Symbol>>, OutlineError>;
+type Kept = Result<Arc<Outline>, OutlineError>;
 
 /// The memory cache: entries by key, each with its weight and when it was last used.
 #[derive(Default)]
@@ -181,7 +205,7 @@ impl Memory {
 
     fn put(&mut self, key: String, kept: Kept) {
         let weight = match &kept {
-            Ok(symbols) => weight(symbols),
+            Ok(outline) => weight(outline),
             Err(_) => key.len() as u64 + 64,
         };
         if weight > MEMORY_BYTES {
@@ -209,11 +233,14 @@ impl Memory {
 }
 
 /// The bytes an outline holds in memory, about.
-fn weight(symbols: &[Symbol]) -> u64 {
-    symbols
+fn weight(outline: &Outline) -> u64 {
+    let comments = outline.comments.as_ref().map_or(0, Vec::len);
+    outline
+        .symbols
         .iter()
         .map(|s| (std::mem::size_of::<Symbol>() + s.name.len() + s.qualified_name.len()) as u64)
         .sum::<u64>()
+        + (comments * std::mem::size_of::<CommentRun>()) as u64
         + 64
 }
 
@@ -252,21 +279,22 @@ pub(super) fn open_entry(path: &Path) -> Option<fs::File> {
     (meta.is_file() && meta.len() <= DISK_BYTES).then_some(file)
 }
 
-/// The symbols an entry holds, when it is whole and this build's for `key`.
-fn read_entry(file: &Path, key: &str) -> Option<Vec<Symbol>> {
+/// The outline an entry holds, when it is whole and this build's for `key`.
+fn read_entry(file: &Path, key: &str) -> Option<Outline> {
     let mut text = String::new();
     std::io::Read::read_to_string(
         &mut std::io::Read::take(open_entry(file)?, DISK_BYTES),
         &mut text,
     )
     .ok()?;
-    let mut lines = text.splitn(3, '\n');
+    let mut lines = text.splitn(4, '\n');
     if lines.next()? != build() || lines.next()? != key {
         return None;
     }
     // Read as typed rows, not as a JSON tree: a warm outline spent a third of its own
     // work building and dropping the tree's values.
     let rows: Vec<Row> = serde_json::from_str(lines.next()?).ok()?;
+    let comments: Vec<(u64, u64, u64, bool)> = serde_json::from_str(lines.next()?).ok()?;
     let mut symbols = Vec::with_capacity(rows.len());
     for (name, qualified_name, kind, start, col, def, end, depth, parent, body) in rows {
         let parent = match parent {
@@ -292,7 +320,19 @@ fn read_entry(file: &Path, key: &str) -> Option<Vec<Symbol>> {
             }),
         });
     }
-    Some(symbols)
+    let comments = comments
+        .into_iter()
+        .map(|(first, last, paragraph_end, docstring)| CommentRun {
+            first,
+            last,
+            paragraph_end,
+            docstring,
+        })
+        .collect();
+    Some(Outline {
+        symbols,
+        comments: Some(comments),
+    })
 }
 
 /// An entry's row: name, qualified name, kind, start line and column, definition line,
@@ -310,9 +350,10 @@ type Row = (
     Option<(u64, u64, u64, Option<u64>)>,
 );
 
-/// Writes an outline's entry.
-fn write_entry(dir: &Path, key: &str, symbols: &[Symbol]) -> std::io::Result<()> {
-    let rows: Vec<Value> = symbols
+/// Writes an outline's entry: the build, the key, the symbols' rows, the comment runs.
+fn write_entry(dir: &Path, key: &str, outline: &Outline) -> std::io::Result<()> {
+    let rows: Vec<Value> = outline
+        .symbols
         .iter()
         .map(|s| {
             serde_json::json!([
@@ -330,7 +371,18 @@ fn write_entry(dir: &Path, key: &str, symbols: &[Symbol]) -> std::io::Result<()>
             ])
         })
         .collect();
-    let body = format!("{}\n{key}\n{}", build(), Value::Array(rows));
+    let comments: Vec<Value> = outline
+        .comments
+        .iter()
+        .flatten()
+        .map(|c| serde_json::json!([c.first, c.last, c.paragraph_end, c.docstring]))
+        .collect();
+    let body = format!(
+        "{}\n{key}\n{}\n{}",
+        build(),
+        Value::Array(rows),
+        Value::Array(comments)
+    );
     write_atomically(dir, key, body.as_bytes())
 }
 
@@ -422,7 +474,10 @@ mod tests {
         let parses = Cell::new(0);
         let parse = |result: Result<Vec<Symbol>, OutlineError>| {
             parses.set(parses.get() + 1);
-            result
+            result.map(|symbols| Outline {
+                symbols,
+                comments: None,
+            })
         };
         let first = remembered(key.clone(), budget, || parse(Err(OutlineError::Timeout)));
         assert_eq!(first.err(), Some(OutlineError::Timeout));
@@ -431,7 +486,7 @@ mod tests {
         assert_eq!(parses.get(), 1, "the second call parsed again");
         // Another budget is another parse; what it parsed is then kept for every budget.
         let longer = remembered(key.clone(), budget * 2, || parse(Ok(Vec::new())));
-        assert!(longer.is_ok_and(|symbols| symbols.is_empty()));
+        assert!(longer.is_ok_and(|outline| outline.symbols.is_empty()));
         assert_eq!(parses.get(), 2);
         let kept = remembered(key, budget, || parse(Err(OutlineError::Unparsable)));
         assert!(kept.is_ok());

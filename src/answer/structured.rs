@@ -9,6 +9,7 @@ use std::io::{Cursor, Write as _};
 use std::time::Duration;
 
 use crate::answer::document;
+use crate::answer::outlines::Outline;
 use crate::answer::text::{read_text, unless_changed};
 use crate::args::params::{DEFAULT_LIMIT, Wording, name};
 use crate::args::request::Request;
@@ -20,7 +21,7 @@ use crate::outcome::{
 use crate::read::sniff::EncodingChoice;
 use crate::read::window::{Start, TruncatedBy, WindowSpec, entries_window, write_cut_marker};
 use crate::read::{self, TextInput, bytes, tokens};
-use crate::structure::{self, KNOWN_LANGUAGES, Language, Lookup, Symbol};
+use crate::structure::{self, CommentRun, KNOWN_LANGUAGES, Language, Lookup, Symbol};
 use crate::target::{Scope, Structure};
 
 /// The largest file that is parsed.
@@ -120,7 +121,7 @@ pub fn read(
     // parsed (or its outline taken from the cache) once.
     let parsed = || {
         let language = known(language, &path, request)?;
-        parse(language, &text, &path, request).map(|symbols| (language, symbols))
+        parse(language, &text, &path, request).map(|outline| (language, outline))
     };
     match structure {
         Structure::Outline {
@@ -130,23 +131,24 @@ pub fn read(
             to,
             within,
         } => {
-            let (language, symbols) = parsed()?;
-            let find = |query: &str| lookup(&symbols, language, query, &path);
+            let (language, parsed) = parsed()?;
+            let symbols = &parsed.symbols;
+            let find = |query: &str| lookup(symbols, language, query, &path);
             let page = Page::of(request, spec, (first, from), from_char, to, within);
             mark(outline(
                 request,
                 facts,
                 &text,
                 language.name(),
-                &symbols,
+                symbols,
                 page,
                 &find,
             ))
         }
         Structure::Signatures(scope) => {
-            let (language, symbols) = parsed()?;
-            let find = |query: &str| lookup(&symbols, language, query, &path);
-            let source = Source::of_file(&text, language, &symbols, decoding.bom());
+            let (language, parsed) = parsed()?;
+            let find = |query: &str| lookup(&parsed.symbols, language, query, &path);
+            let source = Source::of_file(&text, language, &parsed, decoding.bom());
             let limit = request.call.limit.unwrap_or(DEFAULT_LIMIT);
             let spec = WindowSpec { limit, ..*spec };
             let view = signatures_view(&source, &scope, &find, &path, &spec, request.wording())?;
@@ -161,14 +163,15 @@ pub fn read(
                 let input = TextInput::Stream(Cursor::new(bytes));
                 return read_text(request, facts, input, &spec, None, None, None);
             }
-            let (language, symbols) = parsed()?;
-            let find = |query: &str| lookup(&symbols, language, query, &path);
-            let source = Source::of_file(&text, language, &symbols, decoding.bom());
+            let (language, parsed) = parsed()?;
+            let find = |query: &str| lookup(&parsed.symbols, language, query, &path);
+            let source = Source::of_file(&text, language, &parsed, decoding.bom());
             mark(fit(request, facts, &source, spec, &scope, &find))
         }
         Structure::Symbol { query, from } => {
-            let (language, symbols) = parsed()?;
-            let symbol = &symbols[lookup(&symbols, language, &query, &path)?];
+            let (language, parsed) = parsed()?;
+            let symbols = &parsed.symbols;
+            let symbol = &symbols[lookup(symbols, language, &query, &path)?];
             let read = Found {
                 language: Some(language.name()),
                 document: None,
@@ -179,11 +182,12 @@ pub fn read(
         }
         Structure::Enclosing(line) => {
             check_line(&text, line, &path)?;
-            let symbols = match language {
-                Some(language) => parse(language, &text, &path, request)?,
-                None => Default::default(),
+            let parsed = match language {
+                Some(language) => Some(parse(language, &text, &path, request)?),
+                None => None,
             };
-            let info = innermost(&symbols, line).unwrap_or_else(|| block(&text, line));
+            let symbols = parsed.as_ref().map_or(&[][..], |p| &p.symbols);
+            let info = innermost(symbols, line).unwrap_or_else(|| block(&text, line));
             let read = Found {
                 language: language.map(Language::name),
                 document: None,
@@ -256,7 +260,7 @@ fn read_document(
                 language: kind.name(),
                 symbols: &symbols,
                 markdown: None,
-                code: None,
+                comments: &[],
                 document: Some(document),
                 bom: false,
                 titles: &titles,
@@ -420,7 +424,7 @@ fn parse(
     bytes: &[u8],
     path: &str,
     request: &Request,
-) -> Result<std::sync::Arc<Vec<Symbol>>, Error> {
+) -> Result<std::sync::Arc<Outline>, Error> {
     crate::answer::outlines::outline(request, language, bytes, PARSE_BUDGET).map_err(|why| {
         Error::new(
             ErrorCode::SizeLimitExceeded,
@@ -1079,8 +1083,8 @@ struct Source<'a> {
     /// Whether its signatures are Markdown's sections; None: it has no signatures view
     /// (a notebook or a PDF).
     markdown: Option<bool>,
-    /// The language of a source file (None: a document's).
-    code: Option<Language>,
+    /// Its comment runs, for the signatures view to cut the long ones short.
+    comments: &'a [CommentRun],
     document: Option<Document>,
     /// The file starts with a byte-order mark (`stats.bom`); `bytes` are without it.
     bom: bool,
@@ -1089,14 +1093,14 @@ struct Source<'a> {
 }
 
 impl<'a> Source<'a> {
-    /// A source file's text (decoded, without its byte-order mark) and its symbols.
-    fn of_file(text: &'a [u8], language: Language, symbols: &'a [Symbol], bom: bool) -> Self {
+    /// A source file's text (decoded, without its byte-order mark) and its outline.
+    fn of_file(text: &'a [u8], language: Language, outline: &'a Outline, bom: bool) -> Self {
         Source {
             bytes: text,
             language: language.name(),
-            symbols,
+            symbols: &outline.symbols,
             markdown: Some(language == Language::Markdown),
-            code: Some(language),
+            comments: outline.comments.as_deref().unwrap_or_default(),
             document: None,
             bom,
             titles: &[],
@@ -1111,9 +1115,9 @@ struct SignaturesView<'a> {
     entries: Vec<(u64, Cow<'a, [u8]>)>,
     /// The last line of the file each entry stands for.
     covers: Vec<u64>,
-    /// Each marker's run, by entry: its first and last lines, what it is part of and its
-    /// symbol's index (the name is copied only for the entries a page shows).
-    markers: Vec<Option<(u64, u64, structure::Part, Option<usize>)>>,
+    /// Each marker's run, by entry, as far as the view shows it (the symbol's name is
+    /// copied only for the entries a page shows).
+    markers: Vec<Option<structure::Elision>>,
     total_lines: u64,
     /// The symbol the view is of (`PATH#SYMBOL --signatures`).
     symbol: Option<SymbolInfo>,
@@ -1222,13 +1226,7 @@ fn signatures_view<'a>(
     // Markdown's sections end where their text does: their runs need every line.
     let sections = source.markdown == Some(true);
     let every = if sections { lines.all() } else { Vec::new() };
-    // Long comments keep their first paragraph: found by a scan of the file's strings
-    // and comments (a tenth of a parse or less), whatever page is asked.
-    let comments = match source.code {
-        Some(language) if !sections => structure::comment_runs(language, source.bytes),
-        _ => Vec::new(),
-    };
-    let runs = structure::elisions(source.symbols, sections, &every, &comments);
+    let runs = structure::elisions(source.symbols, sections, &every, source.comments);
     let cap = usize::try_from(page.limit.max(1))
         .unwrap_or(usize::MAX)
         .saturating_add(1);
@@ -1283,7 +1281,11 @@ fn signatures_view<'a>(
                 least.add(&marker, 1);
                 view.entries.push((n, Cow::Owned(marker)));
                 view.covers.push(last);
-                view.markers.push(Some((n, last, run.part, run.symbol)));
+                view.markers.push(Some(structure::Elision {
+                    first: n,
+                    last,
+                    ..**run
+                }));
                 n = last + 1;
             }
             _ => {
@@ -1327,11 +1329,11 @@ fn signatures_read(
                 view.markers[..shown]
                     .iter()
                     .flatten()
-                    .map(|&(start_line, end_line, part, symbol)| Elided {
-                        start_line,
-                        end_line,
-                        symbol: symbol.map(|symbol| source.symbols[symbol].name.clone()),
-                        part: match part {
+                    .map(|run| Elided {
+                        start_line: run.first,
+                        end_line: run.last,
+                        symbol: run.symbol.map(|symbol| source.symbols[symbol].name.clone()),
+                        part: match run.part {
                             structure::Part::Body => None,
                             structure::Part::Comment => Some("comment"),
                             structure::Part::Docstring => Some("docstring"),

@@ -161,3 +161,75 @@ fn section_rests(symbols: &[Symbol], lines: &[&[u8]]) -> Vec<Elision> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::structure::Body;
+
+    fn function(name: &str, start_line: u64, def_line: u64, body: (u64, u64)) -> Symbol {
+        Symbol {
+            name: name.to_string(),
+            qualified_name: name.to_string(),
+            kind: "function",
+            start_line,
+            start_col: 0,
+            def_line,
+            end_line: body.1 + 1,
+            depth: 0,
+            parent: None,
+            body: Some(Body {
+                open: def_line,
+                first: body.0,
+                last: body.1,
+                close: Some(body.1 + 1),
+            }),
+        }
+    }
+
+    fn run(first: u64, last: u64, paragraph_end: u64) -> CommentRun {
+        CommentRun {
+            first,
+            last,
+            paragraph_end,
+            docstring: false,
+        }
+    }
+
+    #[test]
+    fn a_long_comment_keeps_its_head_and_one_in_a_body_goes_with_the_body() {
+        // Lines 1-8: f's docs; 9: its name; 10-30: its body, with a comment at 12-20;
+        // 33-38: a comment of no symbol, one paragraph; 40-44: five lines, kept whole.
+        let symbols = [function("f", 1, 9, (10, 30))];
+        let comments = [
+            run(1, 8, 1),
+            run(12, 20, 12),
+            run(33, 38, 38),
+            run(40, 44, 40),
+        ];
+        let got = elisions(&symbols, false, &[], &comments);
+        assert_eq!(
+            got,
+            [
+                Elision {
+                    first: 2,
+                    last: 8,
+                    part: Part::Comment,
+                    symbol: Some(0)
+                },
+                Elision {
+                    first: 10,
+                    last: 30,
+                    part: Part::Body,
+                    symbol: Some(0)
+                },
+                Elision {
+                    first: 35,
+                    last: 38,
+                    part: Part::Comment,
+                    symbol: None
+                },
+            ]
+        );
+    }
+}

@@ -52,14 +52,17 @@ fn outlines_are_kept_by_content_in_a_private_directory() {
     run(&["c.rs", "--outline"]);
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
     // A kept outline gives the views built from it as a fresh one does: the signatures
-    // view needs each function's body and parent.
+    // view needs each function's body and parent, and the file's long comments.
     ws.file(
         "s.rs",
-        "struct S;\nimpl S {\n    fn f(&self) -> u32 {\n        let a = 1;\n        let b = 2;\n        let c = 3;\n        let d = 4;\n        a + b + c + d\n    }\n}\n",
+        "struct S;\nimpl S {\n    /// F.\n    ///\n    /// More\n    /// and\n    /// more.\n    /// End.\n    fn f(&self) -> u32 {\n        let a = 1;\n        let b = 2;\n        let c = 3;\n        let d = 4;\n        a + b + c + d\n    }\n}\n",
     );
     let fresh = stdout(&ws.run(&["s.rs", "--signatures"]));
     assert!(
-        fresh.contains("fn f") && !fresh.contains("let b"),
+        fresh.contains("fn f")
+            && !fresh.contains("let b")
+            && fresh.contains("⋯ lines 4-8 (docs of f)")
+            && !fresh.contains("more."),
         "{fresh}"
     );
     run(&["s.rs", "--signatures"]);
