@@ -1397,26 +1397,27 @@ impl<'s> Least<'s> {
     }
 }
 
-/// Whether lines `lo..=hi` of `source` surely pass the budget as a lines view (see
-/// [`Least`]); reads only as far as the budget.
-fn lines_surely_over(source: &Source, lo: u64, hi: u64, spec: &WindowSpec) -> bool {
+/// How many of lines `lo..=hi` of `source` surely pass the budget as a lines view (see
+/// [`Least`]): a window of them stops before the last, or cuts it when it is the first.
+/// None when all of them may fit. Reads only as far as the budget.
+fn lines_surely_over(source: &Source, lo: u64, hi: u64, spec: &WindowSpec) -> Option<u64> {
     // A notebook's or a PDF's lines are not its bytes; a first line shown from a later
     // character is not whole.
     if source.document.is_some() || spec.start_char > 1 {
-        return false;
+        return None;
     }
     let mut least = Least::new(spec);
     let lines = read::split_lines(source.bytes)
         .skip(usize::try_from(lo.saturating_sub(1)).unwrap_or(usize::MAX))
         .take(usize::try_from((hi + 1).saturating_sub(lo)).unwrap_or(usize::MAX));
-    for line in lines {
+    for (n, line) in (1..).zip(lines) {
         // The last line may have no end: none is counted.
         least.add(line.strip_suffix(b"\r").unwrap_or(line), 0);
         if least.over() {
-            return true;
+            return Some(n);
         }
     }
-    false
+    None
 }
 
 /// The lines `lo..=hi` as `--fit` answers with them (`data.view` `lines`): a symbol's
@@ -1493,7 +1494,8 @@ fn fit(
     };
     // The lines themselves, unless they surely pass the budget: a big file is then not
     // numbered only to be dropped.
-    if !lines_surely_over(source, lo, hi, spec) {
+    let surely_over = lines_surely_over(source, lo, hi, spec);
+    if surely_over.is_none() {
         let input = TextInput::Stream(Cursor::new(source.bytes));
         let mut lines = read_text(
             request,
@@ -1585,6 +1587,12 @@ fn fit(
     // by the budget, with the footer that says how to go on (an empty answer would leave
     // the caller nowhere).
     if matches!(&answer, Success::Outline(o) if o.symbols.is_empty()) {
+        // No more lines than surely pass the budget are read: a token budget cuts a
+        // window once it is read, and the asked lines may be all of a big file.
+        let within = WindowSpec {
+            limit: surely_over.map_or(within.limit, |n| n.min(within.limit)),
+            ..within
+        };
         let input = TextInput::Stream(Cursor::new(source.bytes));
         let mut lines = read_text(request, facts, input, &within, None, source.document, None)?;
         if let Success::Text(read) = &mut lines {
