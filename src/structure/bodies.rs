@@ -1389,7 +1389,7 @@ mod tests {
         let src = "impl X {\n    fn a() {}\n    forward! {\n        bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char\n    }\n}\n\
                    macro_rules! m {\n    ($t:ty) => {\n        impl Y for $t {\n            inner! {\n                bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64\n            }\n        }\n    };\n}\n";
         let mut scanned = scan(Language::Rust, src.as_bytes());
-        let trees = super::super::rust_macros::token_trees(src.as_bytes(), &scanned.macro_blocks);
+        let (_, trees) = super::super::rust_macros::sorted(src.as_bytes(), &scanned.macro_blocks);
         scanned.pass_over(&trees);
         let open = src.find("forward! {").unwrap() + 9;
         let close = src.find("    }\n}\nmacro_rules").unwrap() + 4;

@@ -77,13 +77,13 @@ pub(super) fn outline_in_pieces(
         true => bodies::scan(language, source),
         false => bodies::Scanned::default(),
     };
-    // Rust's macro invocations that are no wrappers are token trees: passed over too.
+    // Rust items wrapped in a macro invocation are unwrapped (see `rust_macros`); the
+    // invocations that are no wrappers are token trees, passed over too.
+    let (wrappers, token_trees) = rust_macros::sorted(source, &scanned.macro_blocks);
     if with_holes {
-        scanned.pass_over(&rust_macros::token_trees(source, &scanned.macro_blocks));
+        scanned.pass_over(&token_trees);
     }
     let passed_over = with_holes.then_some(&scanned);
-    // Rust items wrapped in a macro invocation are unwrapped (see `rust_macros`).
-    let wrappers = rust_macros::wrappers(source, &scanned.macro_blocks);
     let pieces = Pieces {
         bytes: piece_bytes.max(1),
         inside_from,

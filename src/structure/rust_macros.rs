@@ -29,7 +29,7 @@ use super::{line_end, line_start};
 /// Wrappers nested deeper than this are left wrapped.
 const MAX_NESTING: usize = 4;
 
-/// Only files up to this size are looked at: checking a wrapper costs a parse of its
+/// Only files up to this size are unwrapped: checking a wrapper costs a parse of its
 /// insides.
 const MAX_BYTES: usize = 4 << 20;
 
@@ -43,16 +43,22 @@ pub(super) struct Wrapper {
     parent: Option<usize>,
 }
 
-/// The item-level macro blocks of `source` (found by the bodies scan) that are written
-/// as wrappers, outermost first.
-pub(super) fn wrappers(source: &[u8], blocks: &[MacroBlock]) -> Vec<Wrapper> {
-    if source.len() > MAX_BYTES {
-        return Vec::new();
-    }
+/// The item-level macro blocks of `source` (found by the bodies scan), each looked at
+/// once: those written as wrappers, outermost first, and the insides of those that are
+/// not (`forward_to_deserialize_any! { bool i8 … }`), which tree-sitter reads as token
+/// trees that define nothing, so that they may be passed over as bodies are.
+pub(super) fn sorted(source: &[u8], blocks: &[MacroBlock]) -> (Vec<Wrapper>, Vec<Range<usize>>) {
     let mut out: Vec<Wrapper> = Vec::new();
+    let mut token_trees = Vec::new();
     // Each block's index in `out`, if it is a wrapper, and how deep it is nested.
     let mut kept: Vec<Option<(usize, usize)>> = Vec::with_capacity(blocks.len());
     for block in blocks {
+        let head = (block.close > block.open)
+            .then(|| wrapper(source, block.open, block.close))
+            .flatten();
+        if head.is_none() && block.close > block.open {
+            token_trees.push(block.open + 1..block.close);
+        }
         let parent = match block.parent {
             None => None,
             Some(parent) => match kept[parent] {
@@ -65,8 +71,8 @@ pub(super) fn wrappers(source: &[u8], blocks: &[MacroBlock]) -> Vec<Wrapper> {
             },
         };
         let depth = parent.map_or(1, |(_, depth)| depth + 1);
-        match wrapper(source, block.open, block.close) {
-            Some(head) if depth <= MAX_NESTING => {
+        match head {
+            Some(head) if depth <= MAX_NESTING && source.len() <= MAX_BYTES => {
                 kept.push(Some((out.len(), depth)));
                 out.push(Wrapper {
                     head,
@@ -77,19 +83,7 @@ pub(super) fn wrappers(source: &[u8], blocks: &[MacroBlock]) -> Vec<Wrapper> {
             _ => kept.push(None),
         }
     }
-    out
-}
-
-/// The insides of the item-level macro blocks of `source` that are not written as
-/// wrappers (`forward_to_deserialize_any! { bool i8 … }`): tree-sitter reads them as
-/// token trees, which define nothing, so they may be passed over as bodies are.
-pub(super) fn token_trees(source: &[u8], blocks: &[MacroBlock]) -> Vec<Range<usize>> {
-    blocks
-        .iter()
-        .filter(|block| block.close > block.open)
-        .filter(|block| wrapper(source, block.open, block.close).is_none())
-        .map(|block| block.open + 1..block.close)
-        .collect()
+    (out, token_trees)
 }
 
 /// `source` with every wrapper's head and closing brace replaced by spaces: what real
@@ -248,7 +242,7 @@ mod tests {
 
     fn unwrapped(src: &str) -> (String, String) {
         let blocks = bodies::scan(Language::Rust, src.as_bytes()).macro_blocks;
-        let found = wrappers(src.as_bytes(), &blocks);
+        let (found, _) = sorted(src.as_bytes(), &blocks);
         let all = String::from_utf8(unwrapped_all(src.as_bytes(), &found)).unwrap();
         let deadline = Deadline::after(std::time::Duration::from_secs(10));
         let checked = unwrapped_checked(src.as_bytes(), &found, deadline).unwrap();
