@@ -22,7 +22,9 @@
 #     --outline with the same budget (commands in turn, round after round; ROUNDS=150);
 #  5. tokens of each --numbers style on the files of 3;
 #  6. start-up of a 300-line file, text mode and JSON mode (hyperfine -N);
-#  7. counting a default window (51,200 bytes) in one process, tokenizer loaded.
+#  7. counting a default window (51,200 bytes) in one process, tokenizer loaded;
+#  8. with repomix on PATH (or REPOMIX): tokens of --signatures against
+#     `repomix --compress` on 40 of the files of 3, file by file.
 # Needs hyperfine and python3. Prints the CPU model with every table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,7 +37,7 @@ while [[ $# -gt 0 ]]; do
     --files) FILES=$2; shift 2 ;;
     --pairs) PAIRS=$2; shift 2 ;;
     --dirs) DIRS=$2; shift 2 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) echo "bench-tokens.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -332,13 +334,19 @@ for f in big:
     compact = json.loads(subprocess.run([BIN, "--root", d, name, "--signatures", "-n", "2000", "--max-bytes", "100000000",
                                          "--numbers", "compact", "--format", "json"], cwd=d, capture_output=True, text=True).stdout)
     whole = count(open(f, encoding="utf-8", errors="replace").read())
-    rows.append((whole, count(packed), sig["stats"]["tokens"], compact["stats"]["tokens"], rt, at))
+    rows.append((whole, count(packed), sig["stats"]["tokens"], compact["stats"]["tokens"], rt, at, f))
     shutil.rmtree(d)
 med = lambda i: statistics.median(r[i] / r[0] for r in rows)
 print(f"   {len(rows)} files; share of the whole file's tokens (median): repomix --compress {100*med(1):.1f} % "
       f"(no line numbers), agentread --signatures {100*med(2):.1f} % (pipe numbers), {100*med(3):.1f} % (compact numbers)")
 print(f"   time per file (median): repomix {1000*statistics.median(r[4] for r in rows):.0f} ms, "
       f"agentread {1000*statistics.median(r[5] for r in rows):.1f} ms")
+print("   tokens per file (share of the whole file's): | file | whole | repomix --compress | --signatures | "
+      "--signatures --numbers compact |")
+for r in sorted(rows, key=lambda r: r[6]):
+    name = "/".join(r[6].rstrip("/").split("/")[-2:])
+    print(f"   | {name} | {r[0]} | {r[1]} ({100*r[1]/r[0]:.0f} %) | {r[2]} ({100*r[2]/r[0]:.0f} %) | "
+          f"{r[3]} ({100*r[3]/r[0]:.0f} %) |")
 PY
 fi
 rm -rf "$OUT"
