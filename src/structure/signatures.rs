@@ -164,8 +164,8 @@ fn section_rests(symbols: &[Symbol], lines: &[&[u8]]) -> Vec<Elision> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::symbol::Body;
     use super::*;
-    use crate::structure::Body;
 
     fn function(name: &str, start_line: u64, def_line: u64, body: (u64, u64)) -> Symbol {
         Symbol {
