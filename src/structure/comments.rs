@@ -7,6 +7,11 @@ use super::bodies;
 use super::language::Language;
 use super::python_bodies::{self, Quiet};
 
+/// A comment or docstring of at most this many lines is kept whole: the short ones
+/// (a line or two of docs, a Javadoc with its `@param` lines) are what a reader of
+/// signatures wants.
+const KEEP_WHOLE_COMMENT: u64 = 5;
+
 /// Consecutive lines that hold only comments, or one string statement (Python), with
 /// where their first paragraph ends. Lines are 1-based and inclusive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,8 +26,10 @@ pub struct CommentRun {
     pub docstring: bool,
 }
 
-/// The comment runs of `src`, a `language` file, in order; none for a language the
-/// scans do not read (TSX, Markdown) or a file they cannot (an unclosed string).
+/// The comment runs of `src`, a `language` file, that the signatures view cuts short
+/// (longer than [`KEEP_WHOLE_COMMENT`] lines), in order; none for a language the scans do
+/// not read (TSX, Markdown) or a file they cannot (an unclosed string). Only those are
+/// kept with an outline: a crate's many one-line docs would only weigh on its entry.
 pub fn comment_runs(language: Language, src: &[u8]) -> Vec<CommentRun> {
     let found: Vec<(std::ops::Range<usize>, bool)> = match language {
         Language::Python => python_bodies::quiet_lines(src).map(|runs| {
@@ -38,6 +45,7 @@ pub fn comment_runs(language: Language, src: &[u8]) -> Vec<CommentRun> {
     found
         .iter()
         .zip(rows)
+        .filter(|(_, (first, last))| (last - first) as u64 + 1 > KEEP_WHOLE_COMMENT)
         .map(|((range, docstring), (first, last))| {
             let (first, last) = (first as u64 + 1, last as u64 + 1);
             let mut paragraph_end = last;
@@ -91,32 +99,44 @@ mod tests {
     }
 
     #[test]
-    fn whole_comment_lines_are_runs_and_a_comment_after_code_is_not() {
-        let src =
-            "/// One.\n///\n/// Two.\nfn f() {} // after code\n\n/* a\n * b\n */\nx /* y */;\n";
+    fn long_whole_comment_lines_are_runs_and_a_comment_after_code_is_not() {
+        let src = "/// One.\n///\n/// Two.\n/// a\n/// b\n/// c\nfn f() {} // after code\n\n/* a\n * b\n * c\n * d\n * e\n */\nx /* y */;\n// 1\n// 2\n// 3\n// 4\n// 5\n";
+        // The five lines of `//` at the end are kept whole: no run.
         assert_eq!(
             runs(Language::Rust, src),
-            [(1, 3, 1, false), (6, 8, 7, false)]
+            [(1, 6, 1, false), (9, 14, 13, false)]
         );
         // A `//` in a string is no comment.
-        let src = "const S: &str = \"\n// not\n\";\n// yes\n";
-        assert_eq!(runs(Language::Rust, src), [(4, 4, 4, false)]);
-        let src = "/**\n * Sum.\n *\n * @param a\n */\nint f(int a);\n";
-        assert_eq!(runs(Language::Java, src), [(1, 5, 2, false)]);
+        let src = "const S: &str = \"\n// 1\n// 2\n// 3\n// 4\n// 5\n// 6\n\";\n";
+        assert!(runs(Language::Rust, src).is_empty());
+        let src = "/**\n * Sum.\n *\n * @param a\n * @param b\n */\nint f(int a);\n";
+        assert_eq!(runs(Language::Java, src), [(1, 6, 2, false)]);
     }
 
     #[test]
     fn python_comments_and_string_statements() {
-        let src = "\"\"\"Module.\n\nMore.\n\"\"\"\n# a\n# b\nx = \"\"\"\n# no\n\"\"\"\nclass C:\n    r'''Doc.'''  # why\n";
+        let src = "\"\"\"Module.\n\nMore.\nMore.\nMore.\n\"\"\"\n# a\n# b\n# c\n# d\n# e\n# f\nx = \"\"\"\n# 1\n# 2\n# 3\n# 4\n# 5\n# 6\n\"\"\"\nclass C:\n    r\'\'\'Doc.\'\'\'  # why\n";
         assert_eq!(
             runs(Language::Python, src),
-            [(1, 4, 1, true), (5, 6, 6, false), (11, 11, 11, true)]
+            [(1, 6, 1, true), (7, 12, 12, false)]
         );
     }
 
     #[test]
     fn a_file_the_scan_cannot_read_has_none() {
-        assert!(runs(Language::Python, "s = '''\n# open\n").is_empty());
-        assert!(runs(Language::Markdown, "# Title\n").is_empty());
+        assert!(
+            runs(
+                Language::Python,
+                "s = \'\'\'\n# 1\n# 2\n# 3\n# 4\n# 5\n# 6\n"
+            )
+            .is_empty()
+        );
+        assert!(
+            runs(
+                Language::Markdown,
+                "# Title\n\n# a\n# b\n# c\n# d\n# e\n# f\n"
+            )
+            .is_empty()
+        );
     }
 }

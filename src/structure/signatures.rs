@@ -33,21 +33,17 @@ pub enum Part {
 /// A body of at most this many lines is kept whole: its marker would save nothing.
 const KEEP_WHOLE: u64 = 3;
 
-/// A comment or docstring of at most this many lines is kept whole: the short ones
-/// (a line or two of docs, a Javadoc with its `@param` lines) are what a reader of
-/// signatures wants.
-const KEEP_WHOLE_COMMENT: u64 = 5;
-
 /// A longer comment keeps its first paragraph, at most this many lines (`/**` and the
 /// summary line; a doc comment's summary sentence).
 const COMMENT_HEAD: u64 = 2;
 
 /// The runs to leave out, in order, none inside another: the bodies of functions and
 /// methods longer than [`KEEP_WHOLE`] lines (a nested function goes with the body that
-/// holds it), and the lines of each of `comments` longer than [`KEEP_WHOLE_COMMENT`]
-/// after its head (its first paragraph, at most [`COMMENT_HEAD`] lines). For Markdown
-/// (`sections`), what follows each section's first paragraph up to the next heading.
-/// `lines` are the file's lines (for Markdown's paragraphs).
+/// holds it), and the lines of each of `comments` (the long ones, as
+/// [`comment_runs`](super::comment_runs) gives them) after its head (its first
+/// paragraph, at most [`COMMENT_HEAD`] lines). For Markdown (`sections`), what follows
+/// each section's first paragraph up to the next heading. `lines` are the file's lines
+/// (for Markdown's paragraphs).
 pub fn elisions(
     symbols: &[Symbol],
     sections: bool,
@@ -96,7 +92,6 @@ fn comment_rests(symbols: &[Symbol], comments: &[CommentRun]) -> Vec<Elision> {
     leading.sort_unstable();
     comments
         .iter()
-        .filter(|c| c.last - c.first + 1 > KEEP_WHOLE_COMMENT)
         .map(|c| {
             let head_end = c.paragraph_end.min(c.first + COMMENT_HEAD - 1);
             let at = leading.partition_point(|&(start, _, _)| start <= c.first);
@@ -199,14 +194,9 @@ mod tests {
     #[test]
     fn a_long_comment_keeps_its_head_and_one_in_a_body_goes_with_the_body() {
         // Lines 1-8: f's docs; 9: its name; 10-30: its body, with a comment at 12-20;
-        // 33-38: a comment of no symbol, one paragraph; 40-44: five lines, kept whole.
+        // 33-38: a comment of no symbol, one paragraph.
         let symbols = [function("f", 1, 9, (10, 30))];
-        let comments = [
-            run(1, 8, 1),
-            run(12, 20, 12),
-            run(33, 38, 38),
-            run(40, 44, 40),
-        ];
+        let comments = [run(1, 8, 1), run(12, 20, 12), run(33, 38, 38)];
         let got = elisions(&symbols, false, &[], &comments);
         assert_eq!(
             got,
