@@ -44,6 +44,9 @@ impl Outline {
     /// comment runs.
     fn parse(language: Language, bytes: &[u8], budget: Duration) -> Result<Self, OutlineError> {
         let symbols = structure::outline(language, bytes, budget, Cores::Spare)?;
+        // A lexical pass of its own, not the parse's bodies scan: that one is skipped for
+        // a file parsed in pieces, reads C++ with its macros blanked, and reads Rust's
+        // comment lines as holes; this one costs a small part of a parse, once per file.
         Ok(Outline {
             symbols,
             comments: Some(structure::comment_runs(language, bytes)),

@@ -592,6 +592,9 @@ fn fit_on_lines_that_define_nothing_shows_the_lines_that_fit() {
     assert!(content(&v).starts_with("   1 | it('case 0'"), "{v}");
     assert!(tokens(content(&v)) <= 100);
     let next = v["data"]["next_start_line"].as_u64().unwrap();
+    // Every line that fits is shown: with the next one the lines pass the budget.
+    let more = ws.json(&["t.test.js", "-n", &next.to_string()]);
+    assert!(tokens(content(&more)) > 100, "{more}");
     let text = stdout(&ws.run(&["t.test.js", "--fit", "--max-tokens", "100"]));
     assert!(
         text.ends_with(&format!(
